@@ -1,0 +1,183 @@
+// Package codec is the registry of the compressors that Blosc2 chunks name by
+// id: BloscLZ (implemented here), LZ4 and LZ4HC (pierrec/lz4/v4), zlib and
+// Zstandard (klauspost/compress), and any codec an application registers with
+// an id from 160 to 255.
+//
+// A codec works on one stream at a time: it is handed exactly one (filtered)
+// block, or one typesize-th of a block when the block is split, and it never
+// keeps state from one stream to the next except for an optional dictionary
+// shared by every stream of a chunk.
+package codec
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/blosc2go/blosc2/internal/errs"
+)
+
+// ID is a Blosc codec code (the "compcode" of C-Blosc2), stored in byte 22 of
+// a chunk's extended header.
+type ID uint8
+
+// The codec ids that C-Blosc2 defines and this package implements.
+const (
+	BloscLZ ID = 0
+	LZ4     ID = 1
+	LZ4HC   ID = 2
+	Zlib    ID = 4
+	Zstd    ID = 5
+
+	// UserMin is the first id an application may register.
+	UserMin ID = 160
+)
+
+// Format numbers stored in bits 5-7 of a chunk header's flags byte. Several
+// codecs share one format (LZ4 and LZ4HC), and every codec outside the
+// built-in ones is written with FormatUser and its id in byte 22.
+const (
+	FormatBloscLZ = 0
+	FormatLZ4     = 1
+	FormatSnappy  = 2 // C-Blosc 1.x only; never implemented in Blosc2
+	FormatZlib    = 3
+	FormatZstd    = 4
+	FormatUser    = 6
+)
+
+// Errors returned by codecs. Callers test them with errors.Is; they are the
+// root package's sentinels (blosc2.ErrCorrupt, blosc2.ErrUnsupported).
+var (
+	// ErrCorrupt reports a stream that does not decode to exactly the
+	// expected number of bytes.
+	ErrCorrupt = errs.ErrCorrupt
+	// ErrUnknown reports a codec id that nothing has registered.
+	ErrUnknown = errs.ErrUnsupported
+	// ErrDict reports a dictionary the codec cannot use.
+	ErrDict = errs.ErrCorrupt
+)
+
+// Codec compresses and decompresses single Blosc streams.
+//
+// Implementations must be safe for concurrent use: the blocks of one chunk are
+// compressed by several goroutines at once.
+type Codec interface {
+	// Compress compresses src into dst and returns the number of bytes
+	// written. The result must fit in len(dst); when it does not, Compress
+	// returns 0 and a nil error, and the caller stores src uncompressed.
+	// clevel is the Blosc level, 1 to 9; meta is the codec meta byte of the
+	// chunk header. dict, when not nil, is the chunk's dictionary.
+	Compress(dst, src []byte, clevel int, meta uint8, dict []byte) (int, error)
+
+	// Decompress decodes the whole of src into dst, which has exactly the
+	// length the stream must produce, and returns the number of bytes
+	// written. A stream that would write past dst, or that produces fewer
+	// bytes than len(dst), is an error wrapping ErrCorrupt.
+	Decompress(dst, src []byte, meta uint8, dict []byte) (int, error)
+}
+
+// DictTrainer is implemented by codecs that build a dictionary from samples
+// of a chunk's filtered data (C-Blosc2 trains Zstandard dictionaries; LZ4
+// uses a prefix of the data as is).
+type DictTrainer interface {
+	// TrainDict returns a dictionary of at most maxSize bytes built from
+	// samples, or nil when no useful dictionary can be built.
+	TrainDict(samples [][]byte, maxSize int) ([]byte, error)
+}
+
+type entry struct {
+	name   string
+	format int
+	codec  Codec
+}
+
+var (
+	registryMu sync.RWMutex
+	registry   = map[ID]entry{}
+)
+
+func init() {
+	registry[BloscLZ] = entry{"blosclz", FormatBloscLZ, blosclzCodec{}}
+	registry[LZ4] = entry{"lz4", FormatLZ4, lz4Codec{}}
+	registry[LZ4HC] = entry{"lz4hc", FormatLZ4, lz4hcCodec{}}
+	registry[Zlib] = entry{"zlib", FormatZlib, zlibCodec{}}
+	registry[Zstd] = entry{"zstd", FormatZstd, zstdCodec{}}
+}
+
+// Register makes a user codec available under id, which must be in
+// [UserMin, 255]. Registering an id twice replaces the earlier codec.
+func Register(id ID, name string, c Codec) error {
+	if id < UserMin {
+		return fmt.Errorf("%w: codec id %d is reserved; user codecs use %d-255", errs.ErrInvalidOption, id, UserMin)
+	}
+	if c == nil || name == "" {
+		return fmt.Errorf("%w: Register needs a name and a codec", errs.ErrInvalidOption)
+	}
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	registry[id] = entry{name, FormatUser, c}
+	return nil
+}
+
+// Lookup returns the codec registered under id.
+func Lookup(id ID) (Codec, error) {
+	registryMu.RLock()
+	e, ok := registry[id]
+	registryMu.RUnlock()
+	if !ok {
+		return nil, fmt.Errorf("%w: codec id %d is not registered", ErrUnknown, id)
+	}
+	return e.codec, nil
+}
+
+// Format returns the header format number that chunks compressed with id
+// carry in their flags byte.
+func Format(id ID) int {
+	registryMu.RLock()
+	e, ok := registry[id]
+	registryMu.RUnlock()
+	if !ok {
+		return FormatUser
+	}
+	return e.format
+}
+
+// ForFormat returns the codec id a chunk header's format number stands for
+// when the format is not FormatUser, and false for formats that no codec
+// implements (Snappy, 5, 7).
+func ForFormat(format int) (ID, bool) {
+	switch format {
+	case FormatBloscLZ:
+		return BloscLZ, true
+	case FormatLZ4:
+		return LZ4, true
+	case FormatZlib:
+		return Zlib, true
+	case FormatZstd:
+		return Zstd, true
+	}
+	return 0, false
+}
+
+// Name returns the name of the codec registered under id ("blosclz", "lz4",
+// ...), or a numeric placeholder.
+func Name(id ID) string {
+	registryMu.RLock()
+	e, ok := registry[id]
+	registryMu.RUnlock()
+	if !ok {
+		return fmt.Sprintf("codec-%d", id)
+	}
+	return e.name
+}
+
+// ByName returns the id of the codec registered under name.
+func ByName(name string) (ID, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	for id, e := range registry {
+		if e.name == name {
+			return id, true
+		}
+	}
+	return 0, false
+}

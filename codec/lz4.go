@@ -1,0 +1,78 @@
+package codec
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/pierrec/lz4/v4"
+)
+
+// lz4Codec is C-Blosc2's LZ4 (id 1): raw LZ4 blocks, no frame. Compression
+// uses pierrec/lz4's port of the reference LZ4_compress_fast with
+// acceleration 10-clevel, as C-Blosc2 does, so the streams are byte for byte
+// those of C-Blosc2 built with LZ4 1.10.
+type lz4Codec struct{}
+
+var lz4Pool = sync.Pool{New: func() any { return new(lz4.CompressorCCompat) }}
+
+func (lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
+	// A dictionary only changes which history offsets may reach; a stream
+	// that never reaches into it is still valid for a reader that has it.
+	// pierrec/lz4 cannot compress against a dictionary, so streams of
+	// dictionary chunks are compressed standalone.
+	c := lz4Pool.Get().(*lz4.CompressorCCompat)
+	defer lz4Pool.Put(c)
+	c.Acceleration = 10 - clevel
+	n, err := c.CompressBlock(src, dst)
+	if err != nil || n <= 0 || n > len(dst) {
+		return 0, nil // does not fit: the caller stores the stream raw
+	}
+	return n, nil
+}
+
+func (lz4Codec) Decompress(dst, src []byte, _ uint8, dict []byte) (int, error) {
+	return lz4Decompress(dst, src, dict)
+}
+
+func lz4Decompress(dst, src, dict []byte) (int, error) {
+	var n int
+	var err error
+	if len(dict) > 0 {
+		n, err = lz4.UncompressBlockWithDict(src, dst, dict)
+	} else {
+		n, err = lz4.UncompressBlock(src, dst)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("%w: lz4: %v", ErrCorrupt, err)
+	}
+	if n != len(dst) {
+		return n, fmt.Errorf("%w: lz4 stream decodes to %d bytes, want %d", ErrCorrupt, n, len(dst))
+	}
+	return n, nil
+}
+
+// lz4hcCodec is LZ4HC (id 2): the same block format as LZ4, compressed with
+// the high-compression search at depth clevel.
+type lz4hcCodec struct{}
+
+var lz4hcPool = sync.Pool{New: func() any { return new(lz4.CompressorHC) }}
+
+var lz4hcLevels = [...]lz4.CompressionLevel{
+	lz4.Level1, lz4.Level1, lz4.Level2, lz4.Level3, lz4.Level4,
+	lz4.Level5, lz4.Level6, lz4.Level7, lz4.Level8, lz4.Level9,
+}
+
+func (lz4hcCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
+	c := lz4hcPool.Get().(*lz4.CompressorHC)
+	defer lz4hcPool.Put(c)
+	c.Level = lz4hcLevels[min(max(clevel, 0), 9)]
+	n, err := c.CompressBlock(src, dst)
+	if err != nil || n <= 0 || n > len(dst) {
+		return 0, nil
+	}
+	return n, nil
+}
+
+func (lz4hcCodec) Decompress(dst, src []byte, _ uint8, dict []byte) (int, error) {
+	return lz4Decompress(dst, src, dict)
+}

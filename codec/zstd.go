@@ -1,0 +1,190 @@
+package codec
+
+import (
+	"fmt"
+	"hash/crc32"
+	"runtime"
+	"sync"
+
+	"github.com/klauspost/compress/dict"
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdCodec is Zstandard (id 5): one zstd frame per Blosc stream, without
+// checksum. C-Blosc2 maps clevel c to zstd level 2c-1 (22 for clevel 9);
+// klauspost/compress has four encoder levels, chosen from that zstd level.
+type zstdCodec struct{}
+
+// zstdLevel is C-Blosc2's clevel → zstd level mapping (codecs.md §8.2).
+func zstdLevel(clevel int) int {
+	if clevel >= 9 {
+		return 22
+	}
+	return 2*clevel - 1
+}
+
+var (
+	zstdEncOnce [10]sync.Once
+	zstdEnc     [10]*zstd.Encoder
+	zstdEncErr  [10]error
+
+	zstdDecOnce sync.Once
+	zstdDec     *zstd.Decoder
+	zstdDecErr  error
+)
+
+func zstdOptions(clevel int) []zstd.EOption {
+	return []zstd.EOption{
+		zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(zstdLevel(clevel))),
+		zstd.WithEncoderCRC(false),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)),
+		zstd.WithZeroFrames(true),
+	}
+}
+
+func zstdEncoder(clevel int) (*zstd.Encoder, error) {
+	clevel = min(max(clevel, 1), 9)
+	zstdEncOnce[clevel].Do(func() {
+		zstdEnc[clevel], zstdEncErr[clevel] = zstd.NewWriter(nil, zstdOptions(clevel)...)
+	})
+	return zstdEnc[clevel], zstdEncErr[clevel]
+}
+
+// maxBlockSize bounds what any stream can decode to (C-Blosc2's
+// BLOSC2_MAXBLOCKSIZE); the shared decoder refuses frames that declare more.
+const maxBlockSize = 536866816
+
+func newZstdDecoder(opts ...zstd.DOption) (*zstd.Decoder, error) {
+	opts = append([]zstd.DOption{
+		zstd.WithDecoderConcurrency(runtime.GOMAXPROCS(0)),
+		zstd.WithDecodeAllCapLimit(true),
+		zstd.WithDecoderMaxMemory(maxBlockSize),
+	}, opts...)
+	return zstd.NewReader(nil, opts...)
+}
+
+// zstdDict holds the encoder and decoder built for one dictionary.
+type zstdDict struct {
+	once sync.Once
+	enc  *zstd.Encoder
+	dec  *zstd.Decoder
+	err  error
+}
+
+// Chunks of one frame usually carry different dictionaries, but all the
+// blocks of one chunk share one: a few recent dictionaries are kept so that
+// they are digested once per chunk, not once per stream.
+var zstdDicts struct {
+	sync.Mutex
+	keys []string
+	m    map[string]*zstdDict
+}
+
+const zstdDictCacheSize = 8
+
+func zstdForDict(d []byte, clevel int) *zstdDict {
+	zstdDicts.Lock()
+	if zstdDicts.m == nil {
+		zstdDicts.m = make(map[string]*zstdDict)
+	}
+	e := zstdDicts.m[string(d)]
+	if e == nil {
+		if len(zstdDicts.keys) >= zstdDictCacheSize {
+			delete(zstdDicts.m, zstdDicts.keys[0])
+			zstdDicts.keys = zstdDicts.keys[1:]
+		}
+		e = new(zstdDict)
+		k := string(d)
+		zstdDicts.m[k] = e
+		zstdDicts.keys = append(zstdDicts.keys, k)
+	}
+	zstdDicts.Unlock()
+	e.once.Do(func() {
+		var dopt zstd.DOption
+		var eopt zstd.EOption
+		if len(d) >= 8 && d[0] == 0x37 && d[1] == 0xa4 && d[2] == 0x30 && d[3] == 0xec {
+			dopt, eopt = zstd.WithDecoderDicts(d), zstd.WithEncoderDict(d)
+		} else {
+			// Raw-content dictionary, as libzstd's ZSTD_createDDict accepts.
+			dopt, eopt = zstd.WithDecoderDictRaw(0, d), zstd.WithEncoderDictRaw(0, d)
+		}
+		if e.dec, e.err = newZstdDecoder(dopt); e.err != nil {
+			return
+		}
+		// C-Blosc2 compresses with a dictionary at zstd level 1 whatever
+		// the clevel (codecs.md §8.3).
+		e.enc, e.err = zstd.NewWriter(nil, append(zstdOptions(1), eopt)...)
+	})
+	return e
+}
+
+func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, error) {
+	var enc *zstd.Encoder
+	if len(d) > 0 {
+		e := zstdForDict(d, clevel)
+		if e.err != nil {
+			return 0, fmt.Errorf("%w: zstd: %v", ErrDict, e.err)
+		}
+		enc = e.enc
+	} else {
+		var err error
+		if enc, err = zstdEncoder(clevel); err != nil {
+			return 0, err
+		}
+	}
+	out := enc.EncodeAll(src, dst[:0:len(dst)])
+	if len(out) > len(dst) || len(out) == 0 {
+		return 0, nil // did not fit in dst (EncodeAll grew a new slice)
+	}
+	return len(out), nil
+}
+
+func (zstdCodec) Decompress(dst, src []byte, _ uint8, d []byte) (int, error) {
+	var dec *zstd.Decoder
+	if len(d) > 0 {
+		e := zstdForDict(d, 1)
+		if e.err != nil {
+			return 0, fmt.Errorf("%w: zstd: %v", ErrDict, e.err)
+		}
+		dec = e.dec
+	} else {
+		zstdDecOnce.Do(func() { zstdDec, zstdDecErr = newZstdDecoder() })
+		if zstdDecErr != nil {
+			return 0, zstdDecErr
+		}
+		dec = zstdDec
+	}
+	out, err := dec.DecodeAll(src, dst[:0:len(dst)])
+	if err != nil {
+		return 0, fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+	}
+	if len(out) != len(dst) {
+		return len(out), fmt.Errorf("%w: zstd stream decodes to %d bytes, want %d", ErrCorrupt, len(out), len(dst))
+	}
+	if len(out) > 0 && &out[0] != &dst[0] {
+		copy(dst, out)
+	}
+	return len(out), nil
+}
+
+// TrainDict builds a Zstandard dictionary from samples, as C-Blosc2 does with
+// ZDICT_trainFromBuffer. Its id is derived from the samples, so the same
+// input always gives the same dictionary.
+func (zstdCodec) TrainDict(samples [][]byte, maxSize int) ([]byte, error) {
+	h := crc32.NewIEEE()
+	for _, s := range samples {
+		h.Write(s)
+	}
+	// Ids below 32768 are reserved by the zstd format for registered dictionaries.
+	id := 32768 + h.Sum32()%(1<<31-32768)
+	d, err := dict.BuildZstdDict(samples, dict.Options{
+		MaxDictSize: maxSize,
+		HashBytes:   6,
+		ZstdDictID:  id,
+		ZstdLevel:   zstd.SpeedFastest,
+	})
+	if err != nil || len(d) > maxSize {
+		return nil, nil
+	}
+	return d, nil
+}

@@ -1,0 +1,512 @@
+package blosc2
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// Compress compresses src into one chunk, appends it to dst and returns the
+// extended slice. p nil means DefaultCParams. The result is at most
+// len(src)+MaxOverhead bytes long, and does not depend on p.Threads.
+//
+// The layout decisions (block size, splitting, runs, raw streams, the
+// memcpy fallback, the all-zero special chunk) are C-Blosc2 3.3.2's serial
+// ones, so that with BloscLZ, LZ4 and clevel 0 the bytes equal C-Blosc2's.
+func Compress(dst, src []byte, p *CParams) ([]byte, error) {
+	if p == nil {
+		d := DefaultCParams()
+		p = &d
+	}
+	q, err := p.validate()
+	if err != nil {
+		return dst, err
+	}
+	if len(src) > MaxBufferSize {
+		return dst, fmt.Errorf("%w: %d bytes in one chunk, at most %d", ErrTooLarge, len(src), MaxBufferSize)
+	}
+	e := newEncoder(&q, src)
+	return e.compress(dst)
+}
+
+// encoder holds the decisions made for one chunk.
+type encoder struct {
+	p        *CParams
+	src      []byte
+	h        Header
+	typesize int // header typesize (1 when the element is wider than 255)
+	nblocks  int
+	leftover int
+	split    bool
+	codec    codec.Codec
+	dict     []byte
+}
+
+func hcrCodec(id codec.ID) bool { return id == LZ4HC || id == Zlib || id == Zstd }
+
+// splitBlock is C-Blosc2's split_block: whether blocks of bs bytes with
+// elements of t bytes are cut into t streams.
+func splitBlock(p *CParams, t, bs int) bool {
+	switch p.SplitMode {
+	case SplitAlways:
+		return true
+	case SplitNever:
+		return false
+	}
+	shuffled := false
+	for _, f := range p.Filters {
+		if f.ID == Shuffle {
+			shuffled = true
+		}
+	}
+	codecOK := p.Codec == BloscLZ || p.Codec == LZ4 || (p.Codec == Zstd && p.Level <= 5)
+	return codecOK && shuffled && t <= 16 && bs/t >= 32
+}
+
+// autoBlockSize is C-Blosc2's blosc_stune_next_blocksize (chunk.md §13.2),
+// which also rounds a requested block size down to a multiple of typesize.
+func autoBlockSize(p *CParams, nbytes int) int {
+	t := p.TypeSize
+	if nbytes < t {
+		return 1
+	}
+	bs := p.BlockSize
+	if bs == 0 {
+		bs = nbytes
+		if nbytes >= 32768 {
+			bs = 32768
+			hcr := hcrCodec(p.Codec)
+			if hcr {
+				bs *= 2
+			}
+			switch p.Level {
+			case 0:
+				bs /= 4
+			case 1:
+				bs /= 2
+			case 2:
+			case 3:
+				bs *= 2
+			case 4, 5:
+				bs *= 4
+			case 6, 7, 8:
+				bs *= 8
+			case 9:
+				bs *= 8
+				if hcr {
+					bs *= 2
+				}
+			}
+		}
+		if p.Level > 0 && splitBlock(p, t, nbytes) {
+			bs = [...]int{0, 32, 32, 32, 64, 64, 64, 128, 256, 512}[p.Level] * 1024 * t
+			bs = min(max(bs, 32*1024), 4<<20)
+		}
+	}
+	if bs > nbytes {
+		bs = nbytes
+	}
+	if bs > t {
+		bs = bs / t * t
+	}
+	return bs
+}
+
+func newEncoder(p *CParams, src []byte) *encoder {
+	e := &encoder{p: p, src: src}
+	nbytes := len(src)
+	e.typesize = p.TypeSize
+	if e.typesize > 255 {
+		e.typesize = 1
+	}
+	bs := autoBlockSize(p, nbytes)
+	e.nblocks = nbytes / bs
+	e.leftover = nbytes % bs
+	if e.leftover > 0 {
+		e.nblocks++
+	}
+	// Splitting blocks shorter than the element would make empty streams
+	// (compat-notes.md #20): never do it.
+	e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
+	e.codec, _ = codec.Lookup(p.Codec)
+	e.h = Header{
+		Version:   VersionStable,
+		VersionLZ: 1,
+		TypeSize:  e.typesize,
+		Nbytes:    nbytes,
+		BlockSize: bs,
+		Extended:  true,
+		Filters:   p.Filters,
+		Codec:     p.Codec,
+		CodecMeta: p.CodecMeta,
+	}
+	return e
+}
+
+// blockLen is the length of block j.
+func (e *encoder) blockLen(j int) int {
+	if j == e.nblocks-1 && e.leftover > 0 {
+		return e.leftover
+	}
+	return e.h.BlockSize
+}
+
+// streams is the number of streams of block j.
+func (e *encoder) streams(j int) int {
+	if e.split && !(j == e.nblocks-1 && e.leftover > 0) {
+		return e.typesize
+	}
+	return 1
+}
+
+// blockBound is the most block j can take: every stream raw.
+func (e *encoder) blockBound(j int) int { return e.blockLen(j) + 4*e.streams(j) }
+
+func (e *encoder) compress(dst []byte) ([]byte, error) {
+	nbytes := len(e.src)
+	destsize := nbytes + MaxOverhead
+	start := len(dst)
+	dst = slices.Grow(dst, destsize)
+	out := dst[start : start+destsize]
+
+	memcpy := e.p.Level == 0 || nbytes < MinBufferSize || ExtendedHeaderLen+4*e.nblocks > destsize
+	if !memcpy {
+		if e.p.UseDict {
+			if err := e.buildDict(); err != nil {
+				return dst[:start], err
+			}
+		}
+		e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
+		if !e.split {
+			e.h.Flags |= flagNoSplit
+		}
+		for _, f := range e.p.Filters {
+			if f.ID == Delta {
+				e.h.Flags |= flagDelta
+			}
+		}
+		if e.dict != nil {
+			e.h.Blosc2Flag |= b2UseDict
+		}
+		n, err := e.compressBlocks(out)
+		if err != nil {
+			return dst[:start], err
+		}
+		if n > 0 {
+			e.h.Cbytes = n
+			if e.allZeroRuns(n) {
+				e.h.Blosc2Flag |= uint8(SpecialZero) << 4
+				e.h.Cbytes = ExtendedHeaderLen
+			}
+			putHeader(out, &e.h)
+			return dst[:start+e.h.Cbytes], nil
+		}
+		// Did not fit: store the data as is, keeping the other flag bits as
+		// C-Blosc2 does, but never the dictionary flag (C-Blosc2 cannot
+		// read back its own memcpyed chunks that keep it).
+		e.h.Flags |= flagMemcpyed
+		e.h.Blosc2Flag &^= b2UseDict
+	} else {
+		e.h.Flags = flagExtended | flagMemcpyed
+	}
+	e.h.Cbytes = ExtendedHeaderLen + nbytes
+	putHeader(out, &e.h)
+	copy(out[ExtendedHeaderLen:], e.src)
+	return dst[:start+e.h.Cbytes], nil
+}
+
+// allZeroRuns reports whether a chunk of n bytes holds nothing but zero-run
+// streams, which C-Blosc2 turns into a special zero chunk.
+func (e *encoder) allZeroRuns(n int) bool {
+	if e.dict != nil || e.nblocks == 0 {
+		return false
+	}
+	total := 0
+	for j := 0; j < e.nblocks; j++ {
+		total += e.streams(j)
+	}
+	return n == ExtendedHeaderLen+4*e.nblocks+4*total
+}
+
+// tableEnd is where the first block may start: after the header, the block
+// starts and the dictionary.
+func (e *encoder) tableEnd() int {
+	n := ExtendedHeaderLen + 4*e.nblocks
+	if e.dict != nil {
+		n += 4 + len(e.dict)
+	}
+	return n
+}
+
+// compressBlocks writes the block-start table, the dictionary and the
+// blocks into out, and returns the chunk length or 0 when it does not fit.
+func (e *encoder) compressBlocks(out []byte) (int, error) {
+	pos := e.tableEnd()
+	if pos > len(out) {
+		return 0, nil
+	}
+	if e.dict != nil {
+		off := ExtendedHeaderLen + 4*e.nblocks
+		binary.LittleEndian.PutUint32(out[off:], uint32(len(e.dict)))
+		copy(out[off+4:], e.dict)
+	}
+	threads := min(e.p.Threads, e.nblocks)
+	if threads <= 1 {
+		s := getScratch(e.h.BlockSize, e.maxStreamBound())
+		defer putScratch(s)
+		for j := 0; j < e.nblocks; j++ {
+			binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
+			var n int
+			var err error
+			if pos+e.blockBound(j) <= len(out) {
+				n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s)
+			} else {
+				// Near the end of out: compress aside, keep it if it fits.
+				n, err = e.compressBlock(s.blk[:e.blockBound(j)], j, s)
+				if err == nil && pos+n <= len(out) {
+					copy(out[pos:], s.blk[:n])
+				} else {
+					n = 0
+				}
+			}
+			if err != nil || n == 0 {
+				return 0, err
+			}
+			pos += n
+		}
+		return pos, nil
+	}
+	return e.compressParallel(out, pos, threads)
+}
+
+// compressParallel compresses blocks on several goroutines into buffers of
+// their own and lays them out in block order as they complete, so that the
+// chunk is the one the serial path writes.
+func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
+	type result struct {
+		buf []byte
+		err error
+	}
+	results := make([]chan result, e.nblocks)
+	for j := range results {
+		results[j] = make(chan result, 1)
+	}
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := getScratch(e.h.BlockSize, e.maxStreamBound())
+			defer putScratch(s)
+			for {
+				j := int(next.Add(1) - 1)
+				if j >= e.nblocks {
+					return
+				}
+				if stop.Load() {
+					results[j] <- result{}
+					continue
+				}
+				buf := getBlockBuf(e.blockBound(j))
+				n, err := e.compressBlock(buf[:e.blockBound(j)], j, s)
+				results[j] <- result{buf[:n], err}
+			}
+		}()
+	}
+	var err error
+	for j := 0; j < e.nblocks; j++ {
+		r := <-results[j]
+		if err == nil && r.err != nil {
+			err = r.err
+		}
+		if err == nil && pos >= 0 {
+			if pos+len(r.buf) > len(out) {
+				pos = -1 // does not fit: memcpy fallback
+				stop.Store(true)
+			} else {
+				binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
+				pos += copy(out[pos:], r.buf)
+			}
+		}
+		if err != nil {
+			stop.Store(true)
+		}
+		if r.buf != nil {
+			putBlockBuf(r.buf)
+		}
+	}
+	wg.Wait()
+	if err != nil {
+		return 0, err
+	}
+	return max(pos, 0), nil
+}
+
+func (e *encoder) maxStreamBound() int { return e.h.BlockSize + 4*e.typesize }
+
+// compressBlock filters block j and writes its streams into out, which
+// must be blockBound(j) bytes long; it returns the bytes written.
+func (e *encoder) compressBlock(out []byte, j int, s *scratch) (int, error) {
+	bs := e.h.BlockSize
+	blk := e.src[j*bs : j*bs+e.blockLen(j)]
+	var raw0 []byte
+	if j > 0 {
+		raw0 = e.src[:min(bs, len(e.src))]
+	}
+	data, err := pipelineForward(&e.h.Filters, e.typesize, blk, raw0, s.a, s.b)
+	if err != nil {
+		return 0, err
+	}
+	nstreams := e.streams(j)
+	neblock := len(data) / nstreams
+	pos := 0
+	for k := range nstreams {
+		st := data[k*neblock : (k+1)*neblock]
+		if v, ok := runByte(st); ok {
+			if v == 0 {
+				binary.LittleEndian.PutUint32(out[pos:], 0)
+				pos += 4
+			} else {
+				binary.LittleEndian.PutUint32(out[pos:], uint32(-int32(v)))
+				out[pos+4] = 0x01
+				pos += 5
+			}
+			continue
+		}
+		r, err := e.codec.Compress(out[pos+4:pos+4+neblock:pos+4+neblock], st, e.p.Level, e.p.CodecMeta, e.dict)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", codec.Name(e.p.Codec), err)
+		}
+		if r <= 0 || r >= neblock {
+			r = neblock
+			copy(out[pos+4:], st)
+		}
+		binary.LittleEndian.PutUint32(out[pos:], uint32(r))
+		pos += 4 + r
+	}
+	return pos, nil
+}
+
+// runByte reports whether every byte of s is the same, and which. An empty
+// s is a run of zeros, as in C-Blosc2.
+func runByte(s []byte) (byte, bool) {
+	if len(s) == 0 {
+		return 0, true
+	}
+	v := s[0]
+	w := uint64(v) * 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if binary.LittleEndian.Uint64(s[i:]) != w {
+			return 0, false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] != v {
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// buildDict makes the chunk's dictionary as C-Blosc2 does (codecs.md §6.3),
+// or leaves e.dict nil when the chunk is too small for a useful one.
+func (e *encoder) buildDict() error {
+	nbytes := len(e.src)
+	dictMax := min(MaxDictSize, nbytes/20)
+	n := e.nblocks
+	if e.split {
+		n *= e.typesize
+	}
+	n = max(n, 8)
+	sampleSize := nbytes / n / 16
+	if dictMax < 256 || sampleSize == 0 {
+		return nil
+	}
+	// The training input is the concatenation of the filtered blocks; only
+	// its first n*sampleSize bytes are ever used.
+	need := n * sampleSize
+	if e.p.Codec != Zstd {
+		need = min(need, dictMax)
+	}
+	filtered := make([]byte, 0, need)
+	s := getScratch(e.h.BlockSize, 0)
+	defer putScratch(s)
+	bs := e.h.BlockSize
+	for j := 0; j < e.nblocks && len(filtered) < need; j++ {
+		var raw0 []byte
+		if j > 0 {
+			raw0 = e.src[:bs]
+		}
+		data, err := pipelineForward(&e.h.Filters, e.typesize, e.src[j*bs:j*bs+e.blockLen(j)], raw0, s.a, s.b)
+		if err != nil {
+			return err
+		}
+		filtered = append(filtered, data[:min(len(data), need-len(filtered))]...)
+	}
+	if e.p.Codec != Zstd {
+		e.dict = filtered
+		return nil
+	}
+	trainer, ok := e.codec.(codec.DictTrainer)
+	if !ok {
+		return nil
+	}
+	samples := make([][]byte, n)
+	for i := range samples {
+		samples[i] = filtered[i*sampleSize : (i+1)*sampleSize]
+	}
+	d, err := trainer.TrainDict(samples, dictMax)
+	if err != nil || len(d) == 0 {
+		return nil // C-Blosc2 compresses without a dictionary when training fails
+	}
+	e.dict = d
+	return nil
+}
+
+// scratch is one goroutine's working memory for a block: two filter buffers
+// and one for a block compressed aside.
+type scratch struct {
+	a, b, blk []byte
+}
+
+var scratchPool sync.Pool
+
+func getScratch(blocksize, blockBound int) *scratch {
+	s, _ := scratchPool.Get().(*scratch)
+	if s == nil {
+		s = new(scratch)
+	}
+	if cap(s.a) < blocksize {
+		s.a = make([]byte, blocksize)
+		s.b = make([]byte, blocksize)
+	}
+	s.a, s.b = s.a[:cap(s.a)], s.b[:cap(s.b)]
+	if cap(s.blk) < blockBound {
+		s.blk = make([]byte, blockBound)
+	}
+	s.blk = s.blk[:cap(s.blk)]
+	return s
+}
+
+func putScratch(s *scratch) { scratchPool.Put(s) }
+
+var blockBufPool sync.Pool
+
+func getBlockBuf(n int) []byte {
+	if b, ok := blockBufPool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+func putBlockBuf(b []byte) {
+	b = b[:cap(b)]
+	blockBufPool.Put(&b)
+}

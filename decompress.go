@@ -1,0 +1,446 @@
+package blosc2
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// Decompress decodes chunk, appends the data to dst and returns the extended
+// slice. chunk may be longer than the chunk it starts with; the header's
+// cbytes says where the chunk ends. It is DecompressWith with default
+// parameters.
+func Decompress(dst, chunk []byte) ([]byte, error) {
+	return DecompressWith(dst, chunk, nil)
+}
+
+// DecompressWith is Decompress with parameters: threads and a cap on the
+// declared size. Special uninitialised chunks decode to zeros.
+func DecompressWith(dst, chunk []byte, p *DParams) ([]byte, error) {
+	h, err := ParseHeader(chunk)
+	if err != nil {
+		return dst, err
+	}
+	if h.Nbytes > p.maxNbytes() {
+		return dst, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, h.Nbytes)
+	out := dst[start : start+h.Nbytes]
+	if h.Special() == SpecialUninit {
+		clear(out)
+	}
+	if err := decompressChunk(out, chunk[:h.Cbytes], &h, p); err != nil {
+		return dst[:start], err
+	}
+	return dst[:start+h.Nbytes], nil
+}
+
+// DecompressTo decodes chunk into out, which must hold at least the chunk's
+// nbytes, and returns nbytes. An uninitialised special chunk leaves out as
+// it is, like C-Blosc2. p may be nil.
+func DecompressTo(out, chunk []byte, p *DParams) (int, error) {
+	h, err := ParseHeader(chunk)
+	if err != nil {
+		return 0, err
+	}
+	if h.Nbytes > p.maxNbytes() {
+		return 0, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
+	}
+	if h.Nbytes > len(out) {
+		return 0, fmt.Errorf("%w: chunk holds %d bytes, destination %d", ErrInvalidOption, h.Nbytes, len(out))
+	}
+	if err := decompressChunk(out[:h.Nbytes], chunk[:h.Cbytes], &h, p); err != nil {
+		return 0, err
+	}
+	return h.Nbytes, nil
+}
+
+// decoder holds what is known of one chunk being decoded. chunk is cut to
+// cbytes, so every offset checked against len(chunk) is inside the chunk.
+type decoder struct {
+	h        *Header
+	chunk    []byte
+	hl       int // header length
+	nblocks  int
+	tableEnd int // end of the block starts and the dictionary
+	dict     []byte
+	codec    codec.Codec
+	codecErr error
+	// legacySplit applies C-Blosc 1.x's stream-split rule (version-2 chunks
+	// written before bit 4 existed).
+	legacySplit bool
+	// vlStarts/vlOffsets: for VL-block chunks, where each block's data
+	// starts in the chunk and where it goes in the output.
+	vlStarts, vlEnds, vlOffsets []int
+}
+
+func decompressChunk(out, chunk []byte, h *Header, p *DParams) error {
+	switch h.Special() {
+	case SpecialZero:
+		clear(out)
+		return nil
+	case SpecialUninit:
+		return nil
+	case SpecialNaN:
+		return fillNaN(out, h.TypeSize)
+	case SpecialValue:
+		fillRepeat(out, chunk[ExtendedHeaderLen:h.Cbytes], 0)
+		return nil
+	}
+	if h.Memcpyed() {
+		copy(out, chunk[h.HeaderLen():h.HeaderLen()+h.Nbytes])
+		return nil
+	}
+	if h.Nbytes == 0 {
+		return nil
+	}
+	d, err := newDecoder(h, chunk)
+	if err != nil {
+		return err
+	}
+	err = d.decodeAll(out, p.threads())
+	if err != nil && h.Version == VersionBlosc1 && h.TypeSize > 1 && !d.legacySplit {
+		// Chunks from C-Blosc < 1.11 split under another rule; try it.
+		d.legacySplit = true
+		if d.decodeAll(out, p.threads()) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+func fillNaN(out []byte, typesize int) error {
+	switch typesize {
+	case 4:
+		for i := 0; i+4 <= len(out); i += 4 {
+			binary.LittleEndian.PutUint32(out[i:], 0x7FC00000)
+		}
+	case 8:
+		for i := 0; i+8 <= len(out); i += 8 {
+			binary.LittleEndian.PutUint64(out[i:], 0x7FF8000000000000)
+		}
+	default:
+		return fmt.Errorf("%w: NaN chunk with typesize %d (only 4 and 8 are floats)", ErrHeader, typesize)
+	}
+	return nil
+}
+
+// fillRepeat fills out with value repeated, out[0] being byte off%len(value)
+// of the value.
+func fillRepeat(out, value []byte, off int) {
+	if len(out) == 0 {
+		return
+	}
+	v := len(value)
+	n := copy(out, value[off%v:])
+	for n < len(out) && n < v {
+		n += copy(out[n:], value[:min(v, len(out)-n)])
+	}
+	// Double the filled prefix: whole periods stay aligned.
+	for n < len(out) {
+		n += copy(out[n:], out[:n])
+	}
+}
+
+func newDecoder(h *Header, chunk []byte) (*decoder, error) {
+	d := &decoder{h: h, chunk: chunk, hl: h.HeaderLen(), nblocks: h.NBlocks()}
+	// Both counts are bounded: nblocks by the table that must fit in the
+	// chunk, so nothing below allocates more than the chunk justifies.
+	if d.nblocks > (len(chunk)-d.hl)/4 {
+		return nil, fmt.Errorf("%w: %d blocks need a %d-byte table, chunk has %d bytes after the header", ErrCorrupt, d.nblocks, 4*d.nblocks, len(chunk)-d.hl)
+	}
+	d.tableEnd = d.hl + 4*d.nblocks
+	if h.UseDict() {
+		if d.tableEnd+4 > len(chunk) {
+			return nil, fmt.Errorf("%w: dictionary size missing at offset %d", ErrTruncated, d.tableEnd)
+		}
+		dsize := int(int32(binary.LittleEndian.Uint32(chunk[d.tableEnd:])))
+		if dsize < 1 || dsize > MaxDictSize {
+			return nil, fmt.Errorf("%w: dictionary size %d outside 1..%d", ErrCorrupt, dsize, MaxDictSize)
+		}
+		if d.tableEnd+4+dsize > len(chunk) {
+			return nil, fmt.Errorf("%w: %d-byte dictionary at offset %d past the chunk end %d", ErrTruncated, dsize, d.tableEnd+4, len(chunk))
+		}
+		d.dict = chunk[d.tableEnd+4 : d.tableEnd+4+dsize]
+		d.tableEnd += 4 + dsize
+	}
+	if f := h.Format(); f == codec.FormatUser {
+		d.codec, d.codecErr = codec.Lookup(h.Codec)
+	} else if _, ok := codec.ForFormat(f); ok {
+		d.codec, d.codecErr = codec.Lookup(h.Codec)
+	} else {
+		d.codecErr = fmt.Errorf("%w: codec format %d", ErrUnsupported, f)
+	}
+	if h.VLBlocks() {
+		if err := d.readVLTable(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+// readVLTable validates the block starts of a VL-block chunk (chunk.md §10)
+// and records where each block's data is and where its output goes.
+func (d *decoder) readVLTable() error {
+	n := d.nblocks
+	d.vlStarts = make([]int, n)
+	d.vlEnds = make([]int, n)
+	d.vlOffsets = make([]int, n)
+	for j := range n {
+		d.vlStarts[j] = int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
+	}
+	total := 0
+	for j := range n {
+		start := d.vlStarts[j]
+		end := len(d.chunk)
+		if j+1 < n {
+			end = d.vlStarts[j+1]
+		}
+		if start < d.tableEnd || end-start <= 4 || end > len(d.chunk) {
+			return fmt.Errorf("%w: VL block %d spans [%d, %d) outside [%d, %d) or holds no data", ErrCorrupt, j, start, end, d.tableEnd, len(d.chunk))
+		}
+		size := int(int32(binary.LittleEndian.Uint32(d.chunk[start:])))
+		if size <= 0 || size > d.h.Nbytes-total {
+			return fmt.Errorf("%w: VL block %d declares %d bytes, %d left of nbytes %d", ErrCorrupt, j, size, d.h.Nbytes-total, d.h.Nbytes)
+		}
+		d.vlEnds[j] = end
+		d.vlOffsets[j] = total
+		total += size
+	}
+	if total != d.h.Nbytes {
+		return fmt.Errorf("%w: VL blocks hold %d bytes, header says %d", ErrCorrupt, total, d.h.Nbytes)
+	}
+	return nil
+}
+
+// blockRange returns where block j goes in the output.
+func (d *decoder) blockRange(j int) (off, n int) {
+	if d.vlOffsets != nil {
+		end := d.h.Nbytes
+		if j+1 < d.nblocks {
+			end = d.vlOffsets[j+1]
+		}
+		return d.vlOffsets[j], end - d.vlOffsets[j]
+	}
+	off = j * d.h.BlockSize
+	return off, min(d.h.BlockSize, d.h.Nbytes-off)
+}
+
+// hasDelta reports whether blocks other than the first need block 0.
+func (d *decoder) needsRef() bool {
+	if d.vlOffsets != nil {
+		return false // every VL block is its own reference
+	}
+	for _, f := range d.h.Filters {
+		if f.ID == Delta {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) decodeAll(out []byte, threads int) error {
+	if err := checkFilters(d.h); err != nil {
+		return err
+	}
+	first := 0
+	var ref []byte
+	if d.needsRef() && d.nblocks > 1 {
+		// Block 0 is every other block's DELTA reference: finish it first.
+		s := getScratch(d.h.BlockSize, 0)
+		_, n := d.blockRange(0)
+		err := d.decodeBlock(out[:n], 0, nil, s)
+		putScratch(s)
+		if err != nil {
+			return err
+		}
+		ref, first = out[:n], 1
+	}
+	return d.decodeBlocks(first, d.nblocks, threads, func(j int, s *scratch) error {
+		off, n := d.blockRange(j)
+		r := ref
+		if j == 0 {
+			r = nil
+		}
+		return d.decodeBlock(out[off:off+n], j, r, s)
+	})
+}
+
+// decodeBlocks runs fn for blocks [from, to) on up to threads goroutines and
+// returns the first error.
+func (d *decoder) decodeBlocks(from, to, threads int, fn func(j int, s *scratch) error) error {
+	maxBlock := d.h.BlockSize
+	if d.vlOffsets != nil {
+		maxBlock = 0
+		for j := range d.nblocks {
+			_, n := d.blockRange(j)
+			maxBlock = max(maxBlock, n)
+		}
+	}
+	threads = min(threads, to-from)
+	if threads <= 1 {
+		s := getScratch(maxBlock, 0)
+		defer putScratch(s)
+		for j := from; j < to; j++ {
+			if err := fn(j, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	next.Store(int64(from))
+	var wg sync.WaitGroup
+	var errMu sync.Mutex
+	var firstErr error
+	var failed atomic.Bool
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := getScratch(maxBlock, 0)
+			defer putScratch(s)
+			for !failed.Load() {
+				j := int(next.Add(1) - 1)
+				if j >= to {
+					return
+				}
+				if err := fn(j, s); err != nil {
+					errMu.Lock()
+					if firstErr == nil || j < firstBlock(firstErr) {
+						firstErr = &blockError{j, err}
+					}
+					errMu.Unlock()
+					failed.Store(true)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr.(*blockError).err
+	}
+	return nil
+}
+
+type blockError struct {
+	block int
+	err   error
+}
+
+func (e *blockError) Error() string { return e.err.Error() }
+
+func firstBlock(err error) int {
+	var be *blockError
+	if errors.As(err, &be) {
+		return be.block
+	}
+	return 0
+}
+
+// decodeBlock decodes block j into out (exactly the block's length).
+func (d *decoder) decodeBlock(out []byte, j int, ref []byte, s *scratch) error {
+	return pipelineBackward(d.h, out, ref, s.a, s.b, func(buf []byte) error {
+		if d.vlOffsets != nil {
+			return d.decodeVLStream(buf, j)
+		}
+		return d.decodeStreams(buf, j)
+	})
+}
+
+// decodeStreams decodes the streams of regular block j into buf.
+func (d *decoder) decodeStreams(buf []byte, j int) error {
+	bsize := len(buf)
+	nstreams := 1
+	leftover := j == d.nblocks-1 && d.h.Nbytes%d.h.BlockSize != 0
+	if d.h.Split() && !leftover {
+		nstreams = d.h.TypeSize
+		if d.legacySplit && (d.h.TypeSize > 16 || bsize/d.h.TypeSize < 128) {
+			nstreams = 1
+		}
+	}
+	neblock := bsize / nstreams
+	if neblock == 0 || bsize%nstreams != 0 {
+		return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)
+	}
+	pos := int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
+	if pos < d.tableEnd || pos >= len(d.chunk) {
+		return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, pos, d.tableEnd, len(d.chunk))
+	}
+	for k := range nstreams {
+		dst := buf[k*neblock : (k+1)*neblock]
+		if pos+4 > len(d.chunk) {
+			return fmt.Errorf("%w: block %d stream %d: size at offset %d past the chunk end %d", ErrCorrupt, j, k, pos, len(d.chunk))
+		}
+		csize := int(int32(binary.LittleEndian.Uint32(d.chunk[pos:])))
+		pos += 4
+		switch {
+		case csize == 0:
+			clear(dst)
+		case csize < 0:
+			if pos >= len(d.chunk) {
+				return fmt.Errorf("%w: block %d stream %d: run token past the chunk end", ErrCorrupt, j, k)
+			}
+			if d.chunk[pos]&1 == 0 || csize < -255 {
+				return fmt.Errorf("%w: block %d stream %d: bad run (csize %d, token %#x)", ErrCorrupt, j, k, csize, d.chunk[pos])
+			}
+			v := byte(-csize)
+			for i := range dst {
+				dst[i] = v
+			}
+			pos++
+		default:
+			if csize > len(d.chunk)-pos {
+				return fmt.Errorf("%w: block %d stream %d: %d bytes at offset %d past the chunk end %d", ErrCorrupt, j, k, csize, pos, len(d.chunk))
+			}
+			src := d.chunk[pos : pos+csize]
+			if csize == neblock {
+				copy(dst, src)
+			} else if err := d.decodeStream(dst, src); err != nil {
+				return fmt.Errorf("block %d stream %d: %w", j, k, err)
+			}
+			pos += csize
+		}
+	}
+	return nil
+}
+
+func (d *decoder) decodeStream(dst, src []byte) error {
+	if d.codecErr != nil {
+		return d.codecErr
+	}
+	n, err := d.codec.Decompress(dst, src, d.h.CodecMeta, d.dict)
+	if err != nil {
+		if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) {
+			return fmt.Errorf("%s: %w", codec.Name(d.h.Codec), err)
+		}
+		return fmt.Errorf("%w: %s: %v", ErrCorrupt, codec.Name(d.h.Codec), err)
+	}
+	if n != len(dst) {
+		return fmt.Errorf("%w: %s stream decodes to %d bytes, want %d", ErrCorrupt, codec.Name(d.h.Codec), n, len(dst))
+	}
+	return nil
+}
+
+// decodeVLStream decodes VL block j (one stream) into buf.
+func (d *decoder) decodeVLStream(buf []byte, j int) error {
+	start, end := d.vlStarts[j], d.vlEnds[j]
+	if size := int(int32(binary.LittleEndian.Uint32(d.chunk[start:]))); size != len(buf) {
+		return fmt.Errorf("%w: VL block %d declares %d bytes, want %d", ErrCorrupt, j, size, len(buf))
+	}
+	src := d.chunk[start+4 : end]
+	if len(src) == len(buf) {
+		copy(buf, src)
+		return nil
+	}
+	if err := d.decodeStream(buf, src); err != nil {
+		return fmt.Errorf("VL block %d: %w", j, err)
+	}
+	return nil
+}

@@ -1,0 +1,285 @@
+package blosc2
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// Sizes and limits of the chunk format (chunk.md §1).
+const (
+	// MinHeaderLen is the length of the basic (Blosc1-era) header.
+	MinHeaderLen = 16
+	// ExtendedHeaderLen is the length of the header every Blosc2 chunk has.
+	ExtendedHeaderLen = 32
+	// MaxOverhead is the most a chunk adds to its data: Compress never
+	// returns more than len(src)+MaxOverhead bytes.
+	MaxOverhead = 32
+	// MaxBufferSize is the largest input one chunk can hold.
+	MaxBufferSize = 1<<31 - 1 - MaxOverhead
+	// MaxBlockSize is the largest block size a decoder accepts.
+	MaxBlockSize = 536866816
+	// MaxTypeSize is the largest element size the compressor accepts; sizes
+	// above 255 are stored as 1 in the header.
+	MaxTypeSize = MaxBlockSize
+	// MaxFilters is the number of slots in the filter pipeline.
+	MaxFilters = 6
+	// MaxDictSize is the largest dictionary a chunk may carry.
+	MaxDictSize = 32768
+	// MinBufferSize: inputs shorter than this are stored uncompressed.
+	MinBufferSize = 32
+)
+
+// Chunk format versions (header byte 0).
+const (
+	VersionBlosc1   = 2 // C-Blosc 1.x
+	VersionStable   = 5 // every non-VL chunk C-Blosc2 2.0-3.3 writes
+	VersionVLBlocks = 6 // chunks with variable-length blocks
+)
+
+// Bits of the flags byte (header byte 2).
+const (
+	flagShuffle    = 0x01
+	flagMemcpyed   = 0x02
+	flagBitshuffle = 0x04
+	flagDelta      = 0x08
+	flagNoSplit    = 0x10
+	flagExtended   = flagShuffle | flagBitshuffle
+)
+
+// Bits of blosc2_flags (byte 31) and blosc2_flags2 (byte 30).
+const (
+	b2UseDict   = 0x01
+	b2Lazy      = 0x08
+	b2InstrCode = 0x80
+	b2VLBlocks  = 0x01
+)
+
+// Special is the kind of a special-value chunk: one whose content is implied
+// by its header instead of stored.
+type Special uint8
+
+// The special-value kinds of blosc2_flags bits 4-6.
+const (
+	SpecialNone   Special = 0
+	SpecialZero   Special = 1 // all bytes zero
+	SpecialNaN    Special = 2 // float32 or float64 quiet NaNs
+	SpecialValue  Special = 3 // one element, stored after the header, repeated
+	SpecialUninit Special = 4 // content unspecified; decoding leaves dst as it is
+)
+
+func (s Special) String() string {
+	switch s {
+	case SpecialNone:
+		return "none"
+	case SpecialZero:
+		return "zeros"
+	case SpecialNaN:
+		return "nan"
+	case SpecialValue:
+		return "value"
+	case SpecialUninit:
+		return "uninit"
+	}
+	return fmt.Sprintf("special-%d", uint8(s))
+}
+
+// Header is the decoded header of a chunk.
+type Header struct {
+	Version    uint8 // chunk format version (2 for C-Blosc 1.x, 5, 6 for VL blocks)
+	VersionLZ  uint8 // codec format version; never checked
+	Flags      uint8 // raw flags byte
+	TypeSize   int   // element size, 1-255
+	Nbytes     int   // uncompressed size
+	BlockSize  int   // block size; for VL-block chunks, the number of blocks
+	Cbytes     int   // total chunk length, header included
+	Extended   bool  // 32-byte header (every Blosc2 chunk) or 16-byte (Blosc1)
+	Filters    [MaxFilters]Filter
+	Codec      codec.ID // the codec (from byte 22 or, for 16-byte headers, the format)
+	CodecMeta  uint8
+	Flags2     uint8 // blosc2_flags2, byte 30
+	Blosc2Flag uint8 // blosc2_flags, byte 31
+}
+
+// HeaderLen is the length of the header: 16 or 32.
+func (h *Header) HeaderLen() int {
+	if h.Extended {
+		return ExtendedHeaderLen
+	}
+	return MinHeaderLen
+}
+
+// Memcpyed reports whether the data is stored uncompressed after the header.
+func (h *Header) Memcpyed() bool { return h.Flags&flagMemcpyed != 0 }
+
+// Special returns the special-value kind of the chunk.
+func (h *Header) Special() Special {
+	if !h.Extended {
+		return SpecialNone
+	}
+	return Special(h.Blosc2Flag >> 4 & 7)
+}
+
+// VLBlocks reports whether the chunk has variable-length blocks; then
+// BlockSize is the number of blocks.
+func (h *Header) VLBlocks() bool { return h.Extended && h.Flags2&b2VLBlocks != 0 }
+
+// UseDict reports whether a dictionary follows the block-start table.
+func (h *Header) UseDict() bool { return h.Extended && h.Blosc2Flag&b2UseDict != 0 }
+
+// Split reports whether full blocks are cut into TypeSize streams.
+func (h *Header) Split() bool { return h.Flags&flagNoSplit == 0 }
+
+// Format is the codec format number of the flags byte.
+func (h *Header) Format() int { return int(h.Flags >> 5) }
+
+// NBlocks is the number of blocks of the chunk.
+func (h *Header) NBlocks() int {
+	if h.VLBlocks() {
+		return h.BlockSize
+	}
+	if h.Nbytes == 0 {
+		return 0
+	}
+	return (h.Nbytes + h.BlockSize - 1) / h.BlockSize
+}
+
+// ParseHeader decodes and validates the header at the start of chunk. It
+// checks every header field against the others and against len(chunk)
+// (compat-notes.md §2.1), so that the sizes it returns can be trusted to
+// allocate and to index chunk.
+func ParseHeader(chunk []byte) (Header, error) {
+	var h Header
+	if len(chunk) < MinHeaderLen {
+		return h, fmt.Errorf("%w: chunk of %d bytes is shorter than the %d-byte header", ErrTruncated, len(chunk), MinHeaderLen)
+	}
+	h.Version = chunk[0]
+	h.VersionLZ = chunk[1]
+	h.Flags = chunk[2]
+	h.TypeSize = int(chunk[3])
+	nbytes := int32(binary.LittleEndian.Uint32(chunk[4:]))
+	blocksize := int32(binary.LittleEndian.Uint32(chunk[8:]))
+	cbytes := int32(binary.LittleEndian.Uint32(chunk[12:]))
+	h.Nbytes, h.BlockSize, h.Cbytes = int(nbytes), int(blocksize), int(cbytes)
+	h.Extended = h.Flags&flagExtended == flagExtended
+
+	if h.Nbytes < 0 {
+		return h, fmt.Errorf("%w: negative nbytes %d", ErrHeader, h.Nbytes)
+	}
+	if h.TypeSize == 0 {
+		return h, fmt.Errorf("%w: typesize 0", ErrHeader)
+	}
+	if h.Cbytes < MinHeaderLen {
+		return h, fmt.Errorf("%w: cbytes %d is shorter than the header", ErrHeader, h.Cbytes)
+	}
+	if h.Extended {
+		if h.Cbytes < ExtendedHeaderLen {
+			return h, fmt.Errorf("%w: cbytes %d is shorter than the 32-byte extended header", ErrHeader, h.Cbytes)
+		}
+		if len(chunk) < ExtendedHeaderLen {
+			return h, fmt.Errorf("%w: chunk of %d bytes is shorter than its 32-byte header", ErrTruncated, len(chunk))
+		}
+		for i := range MaxFilters {
+			h.Filters[i] = Filter{ID: FilterID(chunk[16+i]), Meta: chunk[24+i]}
+		}
+		if h.Version == 3 {
+			// The alpha series left the last slot uninitialised.
+			h.Filters[5] = Filter{}
+		}
+		h.Codec = codec.ID(chunk[22])
+		h.CodecMeta = chunk[23]
+		h.Flags2 = chunk[30]
+		h.Blosc2Flag = chunk[31]
+	} else {
+		if h.Flags&flagShuffle != 0 {
+			h.Filters[5] = Filter{ID: Shuffle}
+		}
+		if h.Flags&flagBitshuffle != 0 {
+			h.Filters[5] = Filter{ID: BitShuffle}
+		}
+		if h.Flags&flagDelta != 0 {
+			h.Filters[4] = Filter{ID: Delta}
+		}
+	}
+	// Byte 22 names the codec for Blosc2 chunks, but C-Blosc2 only trusts
+	// it for user formats; for the others the format decides (an LZ4HC
+	// chunk is LZ4 to the decoder either way).
+	if f := h.Format(); f != codec.FormatUser {
+		if id, ok := codec.ForFormat(f); ok {
+			if !(h.Extended && codec.Format(h.Codec) == f) {
+				h.Codec = id
+			}
+		}
+	}
+
+	if h.Version > VersionVLBlocks && h.Flags2&0xFE != 0 {
+		return h, fmt.Errorf("%w: chunk version %d with unknown flags2 bits %#x", ErrUnsupported, h.Version, h.Flags2)
+	}
+	if h.Extended && h.Blosc2Flag&b2Lazy != 0 {
+		return h, fmt.Errorf("%w: lazy chunk (an in-memory C-Blosc2 stand-in, never stored)", ErrUnsupported)
+	}
+	if h.Extended && h.Blosc2Flag&b2InstrCode != 0 {
+		return h, fmt.Errorf("%w: instrumented chunk", ErrUnsupported)
+	}
+	special := h.Special()
+	if h.VLBlocks() {
+		if special != SpecialNone {
+			return h, fmt.Errorf("%w: VL-block chunk marked special (%v)", ErrHeader, special)
+		}
+		if h.Memcpyed() {
+			return h, fmt.Errorf("%w: VL-block chunk marked memcpyed", ErrHeader)
+		}
+		if h.BlockSize < 1 {
+			return h, fmt.Errorf("%w: VL-block chunk with %d blocks", ErrHeader, h.BlockSize)
+		}
+	} else {
+		if h.BlockSize < 1 || h.BlockSize > MaxBlockSize {
+			return h, fmt.Errorf("%w: blocksize %d outside 1..%d", ErrHeader, h.BlockSize, MaxBlockSize)
+		}
+		if h.Nbytes > 0 && h.BlockSize > h.Nbytes {
+			// C-Blosc2 3.x clamps such headers rather than rejecting them.
+			h.BlockSize = h.Nbytes
+		}
+	}
+	switch special {
+	case SpecialNone, SpecialZero:
+	case SpecialValue:
+		v := h.Cbytes - ExtendedHeaderLen
+		if v < 1 || v > MaxTypeSize || v > h.Nbytes || h.Nbytes%v != 0 {
+			return h, fmt.Errorf("%w: repeated-value chunk with a %d-byte value for nbytes %d", ErrHeader, v, h.Nbytes)
+		}
+	case SpecialNaN, SpecialUninit:
+		if h.Nbytes%h.TypeSize != 0 {
+			return h, fmt.Errorf("%w: %v chunk with nbytes %d not a multiple of typesize %d", ErrHeader, special, h.Nbytes, h.TypeSize)
+		}
+	default:
+		return h, fmt.Errorf("%w: special-value kind %d", ErrHeader, special)
+	}
+	if h.Cbytes > len(chunk) {
+		return h, fmt.Errorf("%w: header declares %d bytes, only %d present", ErrTruncated, h.Cbytes, len(chunk))
+	}
+	if h.Memcpyed() && special == SpecialNone && h.Cbytes != h.Nbytes+h.HeaderLen() {
+		return h, fmt.Errorf("%w: memcpyed chunk with cbytes %d, want nbytes+%d = %d", ErrHeader, h.Cbytes, h.HeaderLen(), h.Nbytes+h.HeaderLen())
+	}
+	return h, nil
+}
+
+// putHeader writes the 32-byte extended header for h into b.
+func putHeader(b []byte, h *Header) {
+	b[0] = h.Version
+	b[1] = h.VersionLZ
+	b[2] = h.Flags
+	b[3] = uint8(h.TypeSize)
+	binary.LittleEndian.PutUint32(b[4:], uint32(h.Nbytes))
+	binary.LittleEndian.PutUint32(b[8:], uint32(h.BlockSize))
+	binary.LittleEndian.PutUint32(b[12:], uint32(h.Cbytes))
+	for i, f := range h.Filters {
+		b[16+i] = uint8(f.ID)
+		b[24+i] = f.Meta
+	}
+	b[22] = uint8(h.Codec)
+	b[23] = h.CodecMeta
+	b[30] = h.Flags2
+	b[31] = h.Blosc2Flag
+}

@@ -1,0 +1,17 @@
+// Package errs holds the sentinel errors shared by every package of the
+// module, so that an error raised deep in a codec matches the exported
+// sentinel of the root package with errors.Is.
+package errs
+
+import "errors"
+
+// The sentinels; the root package re-exports each under the same name.
+var (
+	ErrHeader        = errors.New("blosc2: invalid header")
+	ErrCorrupt       = errors.New("blosc2: corrupt data")
+	ErrTruncated     = errors.New("blosc2: truncated input")
+	ErrUnsupported   = errors.New("blosc2: unsupported feature")
+	ErrInvalidOption = errors.New("blosc2: invalid option")
+	ErrTooLarge      = errors.New("blosc2: size exceeds limit")
+	ErrClosed        = errors.New("blosc2: use of closed object")
+)

@@ -1,0 +1,169 @@
+package blosc2
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// Codec ids, re-exported from package codec for convenience.
+const (
+	BloscLZ = codec.BloscLZ
+	LZ4     = codec.LZ4
+	LZ4HC   = codec.LZ4HC
+	Zlib    = codec.Zlib
+	Zstd    = codec.Zstd
+)
+
+// FilterID is a Blosc2 filter id, as stored in a chunk's filter slots.
+type FilterID uint8
+
+// The filters C-Blosc2 defines. User filters take ids 160-255 (RegisterFilter).
+const (
+	NoFilter       FilterID = 0
+	Shuffle        FilterID = 1  // byte shuffle; Meta = element width (0: typesize)
+	BitShuffle     FilterID = 2  // bit shuffle
+	Delta          FilterID = 3  // XOR against the chunk's first block
+	TruncPrec      FilterID = 4  // float mantissa truncation (lossy); Meta = int8 precision
+	ByteDeltaBuggy FilterID = 34 // the original bytedelta, read for old data
+	ByteDelta      FilterID = 35 // byte-wise delta after shuffle; Meta = number of streams (0: typesize)
+)
+
+// Filter is one slot of the filter pipeline: an id and its meta byte.
+type Filter struct {
+	ID   FilterID
+	Meta uint8
+}
+
+// Pipeline places filters in the six slots the way C-Blosc2's command-line
+// conventions and python-blosc2 do: right-aligned, so the last filter named
+// sits in slot 5. Filters run from slot 0 to slot 5 when compressing, i.e.
+// in the order given. It panics if given more than six filters.
+func Pipeline(filters ...Filter) [MaxFilters]Filter {
+	if len(filters) > MaxFilters {
+		panic("blosc2: more than 6 filters")
+	}
+	var p [MaxFilters]Filter
+	copy(p[MaxFilters-len(filters):], filters)
+	return p
+}
+
+// SplitMode says when blocks are cut into one stream per byte of the
+// element (C-Blosc2's splitmode).
+type SplitMode uint8
+
+// The split modes. SplitForward, the default, and SplitAuto use C-Blosc2's
+// heuristic (split for BloscLZ, LZ4 and Zstd up to clevel 5, with a shuffle
+// filter, typesize ≤ 16 and at least 32 elements per block).
+const (
+	SplitDefault SplitMode = 0 // same as SplitForward
+	SplitAlways  SplitMode = 1
+	SplitNever   SplitMode = 2
+	SplitAuto    SplitMode = 3
+	SplitForward SplitMode = 4
+)
+
+// CParams are the compression parameters. The zero value is not useful:
+// start from DefaultCParams, or pass nil for the defaults.
+type CParams struct {
+	// Codec is the compressor (BloscLZ, LZ4, LZ4HC, Zlib, Zstd or a
+	// registered id ≥ 160). CodecMeta is passed to it and stored in the header.
+	Codec     codec.ID
+	CodecMeta uint8
+	// Level is the compression level 0-9; 0 stores the data uncompressed.
+	Level int
+	// TypeSize is the element size in bytes, 1 to MaxTypeSize (0 means 1).
+	// Sizes above 255 are stored as 1 and filters then see bytes.
+	TypeSize int
+	// Filters is the pipeline, slot 0 first (see Pipeline).
+	Filters [MaxFilters]Filter
+	// BlockSize is the block size in bytes; 0 chooses it as C-Blosc2 does.
+	// A size that is not a multiple of TypeSize is rounded down to one.
+	BlockSize int
+	// SplitMode decides whether blocks are cut into per-byte streams.
+	SplitMode SplitMode
+	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
+	UseDict bool
+	// Threads is the number of goroutines compressing the blocks of one
+	// chunk; ≤ 1 compresses in the calling goroutine. The output does not
+	// depend on it.
+	Threads int
+}
+
+// DefaultCParams returns C-Blosc2's defaults: BloscLZ at level 5,
+// typesize 8, shuffle in slot 5, automatic block size and split mode.
+func DefaultCParams() CParams {
+	return CParams{
+		Codec:     BloscLZ,
+		Level:     5,
+		TypeSize:  8,
+		Filters:   Pipeline(Filter{ID: Shuffle}),
+		SplitMode: SplitForward,
+		Threads:   1,
+	}
+}
+
+// DefaultMaxNbytes is the default limit on the size a chunk may declare
+// (DParams.MaxNbytes): the format's own maximum.
+const DefaultMaxNbytes = MaxBufferSize
+
+// DParams are the decompression parameters. The zero value is usable.
+type DParams struct {
+	// Threads is the number of goroutines decompressing the blocks of one
+	// chunk; ≤ 1 decompresses in the calling goroutine.
+	Threads int
+	// MaxNbytes caps the uncompressed size a chunk may declare; chunks that
+	// declare more fail with ErrTooLarge before anything is allocated.
+	// 0 means DefaultMaxNbytes.
+	MaxNbytes int
+}
+
+func (p *DParams) threads() int {
+	if p == nil || p.Threads <= 1 {
+		return 1
+	}
+	return min(p.Threads, 4*runtime.GOMAXPROCS(0))
+}
+
+func (p *DParams) maxNbytes() int {
+	if p == nil || p.MaxNbytes <= 0 {
+		return DefaultMaxNbytes
+	}
+	return p.MaxNbytes
+}
+
+// validate checks the parameters and returns them normalised.
+func (p *CParams) validate() (CParams, error) {
+	q := *p
+	if q.Level < 0 || q.Level > 9 {
+		return q, fmt.Errorf("%w: compression level %d outside 0-9", ErrInvalidOption, q.Level)
+	}
+	if q.TypeSize == 0 {
+		q.TypeSize = 1
+	}
+	if q.TypeSize < 0 || q.TypeSize > MaxTypeSize {
+		return q, fmt.Errorf("%w: typesize %d outside 1-%d", ErrInvalidOption, q.TypeSize, MaxTypeSize)
+	}
+	if q.BlockSize < 0 || q.BlockSize > MaxBlockSize {
+		return q, fmt.Errorf("%w: blocksize %d outside 0-%d", ErrInvalidOption, q.BlockSize, MaxBlockSize)
+	}
+	if q.SplitMode > SplitForward {
+		return q, fmt.Errorf("%w: split mode %d", ErrInvalidOption, q.SplitMode)
+	}
+	if q.SplitMode == SplitDefault {
+		q.SplitMode = SplitForward
+	}
+	if _, err := codec.Lookup(q.Codec); err != nil {
+		return q, fmt.Errorf("%w: %v", ErrInvalidOption, err)
+	}
+	for i, f := range q.Filters {
+		if !filterKnown(f.ID) {
+			return q, fmt.Errorf("%w: filter id %d in slot %d is not registered", ErrInvalidOption, f.ID, i)
+		}
+	}
+	if q.UseDict && q.Codec != LZ4 && q.Codec != LZ4HC && q.Codec != Zstd {
+		return q, fmt.Errorf("%w: dictionaries need lz4, lz4hc or zstd, not %s", ErrInvalidOption, codec.Name(q.Codec))
+	}
+	return q, nil
+}
