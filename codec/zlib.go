@@ -38,18 +38,36 @@ type zlibWriter struct {
 }
 
 var zlibWriterPools [10]sync.Pool
+var zlibHuffmanPool sync.Pool
 
 func (zlibCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
 	clevel = min(max(clevel, 1), 9)
-	w, _ := zlibWriterPools[clevel].Get().(*zlibWriter)
+	n, err := zlibCompress(dst, src, clevel)
+	if n == 0 && err == nil && clevel <= 6 {
+		// klauspost's faster levels store data they judge incompressible
+		// where zlib still gains a few percent with Huffman coding alone;
+		// try that before giving up (C-Blosc2 would keep such a stream).
+		n, err = zlibCompress(dst, src, zlib.HuffmanOnly)
+	}
+	return n, err
+}
+
+// zlibCompress compresses src into dst at one flate level (1-9 or
+// zlib.HuffmanOnly); 0 means it does not fit.
+func zlibCompress(dst, src []byte, level int) (int, error) {
+	pool := &zlibHuffmanPool
+	if level > 0 {
+		pool = &zlibWriterPools[level]
+	}
+	w, _ := pool.Get().(*zlibWriter)
 	if w == nil {
 		w = new(zlibWriter)
 		var err error
-		if w.zw, err = zlib.NewWriterLevel(&w.out, clevel); err != nil {
+		if w.zw, err = zlib.NewWriterLevel(&w.out, level); err != nil {
 			return 0, err
 		}
 	}
-	defer zlibWriterPools[clevel].Put(w)
+	defer pool.Put(w)
 	w.out = boundedWriter{buf: dst}
 	w.zw.Reset(&w.out)
 	if _, err := w.zw.Write(src); err != nil {

@@ -102,7 +102,7 @@ func zstdForDict(d []byte, clevel int) *zstdDict {
 	e.once.Do(func() {
 		var dopt zstd.DOption
 		var eopt zstd.EOption
-		if len(d) >= 8 && d[0] == 0x37 && d[1] == 0xa4 && d[2] == 0x30 && d[3] == 0xec {
+		if isZstdDict(d) {
 			dopt, eopt = zstd.WithDecoderDicts(d), zstd.WithEncoderDict(d)
 		} else {
 			// Raw-content dictionary, as libzstd's ZSTD_createDDict accepts.
@@ -134,7 +134,10 @@ func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, 
 	}
 	out := enc.EncodeAll(src, dst[:0:len(dst)])
 	if len(out) > len(dst) || len(out) == 0 {
-		return 0, nil // did not fit in dst (EncodeAll grew a new slice)
+		return 0, nil // does not fit
+	}
+	if &out[0] != &dst[0] {
+		copy(dst, out) // EncodeAll grew its own buffer on the way
 	}
 	return len(out), nil
 }
@@ -169,7 +172,9 @@ func (zstdCodec) Decompress(dst, src []byte, _ uint8, d []byte) (int, error) {
 
 // TrainDict builds a Zstandard dictionary from samples, as C-Blosc2 does with
 // ZDICT_trainFromBuffer. Its id is derived from the samples, so the same
-// input always gives the same dictionary.
+// input always gives the same dictionary. Where klauspost's trainer finds
+// nothing worth keeping (it gives up on data libzstd still trains on), the
+// dictionary is the samples' raw content, which libzstd accepts as well.
 func (zstdCodec) TrainDict(samples [][]byte, maxSize int) ([]byte, error) {
 	h := crc32.NewIEEE()
 	for _, s := range samples {
@@ -183,8 +188,21 @@ func (zstdCodec) TrainDict(samples [][]byte, maxSize int) ([]byte, error) {
 		ZstdDictID:  id,
 		ZstdLevel:   zstd.SpeedFastest,
 	})
-	if err != nil || len(d) > maxSize {
+	if err == nil && len(d) <= maxSize {
+		return d, nil
+	}
+	raw := make([]byte, 0, maxSize)
+	for _, s := range samples {
+		raw = append(raw, s[:min(len(s), maxSize-len(raw))]...)
+	}
+	if len(raw) < 8 || isZstdDict(raw) {
 		return nil, nil
 	}
-	return d, nil
+	return raw, nil
+}
+
+// isZstdDict reports whether d starts with the magic of a structured
+// (trained) Zstandard dictionary; anything else is raw content.
+func isZstdDict(d []byte) bool {
+	return len(d) >= 8 && d[0] == 0x37 && d[1] == 0xa4 && d[2] == 0x30 && d[3] == 0xec
 }

@@ -1,0 +1,118 @@
+package blosc2
+
+// BYTEDELTA filter plugins (filters.md §7.3). The block is cut into streams
+// streams of L = len/streams bytes (the SHUFFLE layout, so the filter is
+// meant to follow SHUFFLE); each stream stores the differences (mod 256)
+// between consecutive bytes. The bytes past streams*L belong to no stream
+// and are copied.
+//
+// Id 34 (BYTEDELTA_BUGGY) is the original version as the SSSE3/NEON builds
+// of C-Blosc2 run it on x86-64 and AArch64: the differences are taken in
+// 16-byte groups and the group after the last whole one restarts from 0, so
+// with F = 16*floor(L/16) byte F of a stream is stored as is when 0 < F < L.
+
+// bytedeltaEncode applies BYTEDELTA (id 35): len(dst) >= len(src), no
+// overlap, len(src) bytes written. streams < 1 is taken as 1.
+func bytedeltaEncode(dst, src []byte, streams int) { bytedeltaEnc(dst, src, streams, false) }
+
+// bytedeltaDecode undoes bytedeltaEncode.
+func bytedeltaDecode(dst, src []byte, streams int) { bytedeltaDec(dst, src, streams, false) }
+
+// bytedelta34Encode applies the legacy BYTEDELTA_BUGGY (id 34).
+func bytedelta34Encode(dst, src []byte, streams int) { bytedeltaEnc(dst, src, streams, true) }
+
+// bytedelta34Decode undoes bytedelta34Encode.
+func bytedelta34Decode(dst, src []byte, streams int) { bytedeltaDec(dst, src, streams, true) }
+
+// restart34 is the offset inside a stream of length l where id 34 restarts
+// from 0, or 0 if it does not.
+func restart34(l int) int {
+	if f := l &^ 15; f > 0 && f < l {
+		return f
+	}
+	return 0
+}
+
+func bytedeltaEnc(dst, src []byte, streams int, buggy bool) {
+	n := len(src)
+	dst = dst[:n]
+	streams = max(streams, 1)
+	l := n / streams
+	for s := 0; s < streams; s++ {
+		in, out := src[s*l:(s+1)*l], dst[s*l:(s+1)*l]
+		if f := restart34(l); buggy && f > 0 {
+			diffBytes(out[:f], in[:f])
+			diffBytes(out[f:], in[f:])
+		} else {
+			diffBytes(out, in)
+		}
+	}
+	copy(dst[streams*l:], src[streams*l:])
+}
+
+func bytedeltaDec(dst, src []byte, streams int, buggy bool) {
+	n := len(src)
+	dst = dst[:n]
+	streams = max(streams, 1)
+	l := n / streams
+	for s := 0; s < streams; s++ {
+		in, out := src[s*l:(s+1)*l], dst[s*l:(s+1)*l]
+		if f := restart34(l); buggy && f > 0 {
+			sumBytes(out[:f], in[:f])
+			sumBytes(out[f:], in[f:])
+		} else {
+			sumBytes(out, in)
+		}
+	}
+	copy(dst[streams*l:], src[streams*l:])
+}
+
+// SWAR byte arithmetic: the high bit of every byte is handled apart so that
+// no carry or borrow crosses a byte boundary.
+const hiBits = 0x8080808080808080
+
+func subBytes(x, y uint64) uint64 { return ((x | hiBits) - (y &^ hiBits)) ^ ((x ^ ^y) & hiBits) }
+func addBytes(x, y uint64) uint64 { return ((x &^ hiBits) + (y &^ hiBits)) ^ ((x ^ y) & hiBits) }
+
+// diffBytes sets out[k] = in[k] - in[k-1] (in[-1] = 0), len(out) == len(in).
+func diffBytes(out, in []byte) {
+	n := len(in)
+	out = out[:n]
+	k := 0
+	if n >= 8 {
+		x := load64(in, 0)
+		store64(out, 0, subBytes(x, x<<8))
+		for k = 8; k+8 <= n; k += 8 {
+			store64(out, k, subBytes(load64(in, k), load64(in, k-1)))
+		}
+	}
+	for ; k < n; k++ {
+		var prev byte
+		if k > 0 {
+			prev = in[k-1]
+		}
+		out[k] = in[k] - prev
+	}
+}
+
+// sumBytes is the inverse of diffBytes: a running sum mod 256.
+func sumBytes(out, in []byte) {
+	n := len(in)
+	out = out[:n]
+	var prev uint64 // last output byte, in the top byte
+	k := 0
+	for ; k+8 <= n; k += 8 {
+		x := load64(in, k)
+		x = addBytes(x, x<<8)
+		x = addBytes(x, x<<16)
+		x = addBytes(x, x<<32)
+		x = addBytes(x, (prev>>56)*0x0101010101010101)
+		store64(out, k, x)
+		prev = x
+	}
+	acc := byte(prev >> 56)
+	for ; k < n; k++ {
+		acc += in[k]
+		out[k] = acc
+	}
+}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// sample is the input of 'blosc2 bench' when no file is named: an ECG
+// recording (MIT-BIH record 208, uint16 samples; see
+// testdata/data and ../shared/data/MANIFEST.md).
+//
+//go:embed sample.u16.bin
+var sample []byte
+
+// sampleTypeSize is the element size of sample.
+const sampleTypeSize = 2
+
+type benchResult struct {
+	File       string  `json:"file"`
+	Codec      string  `json:"codec"`
+	Clevel     int     `json:"clevel"`
+	Typesize   int     `json:"typesize"`
+	Filters    string  `json:"filters"`
+	Splitmode  string  `json:"splitmode"`
+	Blocksize  int     `json:"blocksize"`
+	Nthreads   int     `json:"nthreads"`
+	Chunksize  int     `json:"chunksize"`
+	Nchunks    int     `json:"nchunks"`
+	Nbytes     int     `json:"nbytes"`
+	Cbytes     int     `json:"cbytes"`
+	Ratio      float64 `json:"ratio"`
+	Reps       int     `json:"reps"`
+	CompBest   float64 `json:"comp_MBps_best"`
+	CompMedian float64 `json:"comp_MBps_median"`
+	DecBest    float64 `json:"decomp_MBps_best"`
+	DecMedian  float64 `json:"decomp_MBps_median"`
+	RoundTrip  bool    `json:"roundtrip_ok"`
+}
+
+func cmdBench(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cf cflags
+	cf.register(fs)
+	reps := fs.Int("reps", 5, "repetitions")
+	chunksize := fs.Int("chunksize", 4<<20, "bytes per chunk")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if *reps < 1 || *chunksize < 1 {
+		return fmt.Errorf("--reps and --chunksize must be positive")
+	}
+	name := "(embedded ECG sample, repeated to 8 MiB)"
+	var src []byte
+	switch len(pos) {
+	case 0:
+		// Repeat the sample so that timings cover several chunks.
+		src = bytes.Repeat(sample, (8<<20)/len(sample)+1)[:8<<20]
+		set := false
+		fs.Visit(func(f *flag.Flag) { set = set || f.Name == "typesize" })
+		if !set {
+			cf.typesize = sampleTypeSize
+		}
+	case 1:
+		name = pos[0]
+		if src, err = os.ReadFile(name); err != nil {
+			return err
+		}
+	default:
+		return fmt.Errorf("bench takes one file, got %d", len(pos))
+	}
+	p, err := cf.params()
+	if err != nil {
+		return err
+	}
+	res, err := bench(src, &p, *chunksize, *reps)
+	if err != nil {
+		return err
+	}
+	res.File = name
+	res.Splitmode = cf.splitmode
+	res.Filters = cf.filters.String()
+	if res.Filters == "" {
+		res.Filters = "shuffle"
+	}
+	line, err := json.Marshal(res)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(stdout, "%s\n", line)
+	return err
+}
+
+// bench compresses src chunk by chunk and decompresses it back, reps times.
+func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, error) {
+	res := &benchResult{
+		Codec: codec.Name(p.Codec), Clevel: p.Level, Typesize: p.TypeSize,
+		Blocksize: p.BlockSize, Nthreads: max(p.Threads, 1), Chunksize: chunksize,
+		Nbytes: len(src), Reps: reps,
+	}
+	nchunks := (len(src) + chunksize - 1) / chunksize
+	res.Nchunks = nchunks
+	chunks := make([][]byte, nchunks)
+	out := make([]byte, len(src))
+	dp := &blosc2.DParams{Threads: p.Threads}
+	var ctimes, dtimes []float64
+	for range reps {
+		t0 := time.Now()
+		cbytes := 0
+		for i := range nchunks {
+			part := src[i*chunksize : min((i+1)*chunksize, len(src))]
+			c, err := blosc2.Compress(chunks[i][:0], part, p)
+			if err != nil {
+				return nil, err
+			}
+			chunks[i] = c
+			cbytes += len(c)
+		}
+		ctimes = append(ctimes, time.Since(t0).Seconds())
+		res.Cbytes = cbytes
+		t0 = time.Now()
+		for i, c := range chunks {
+			if _, err := blosc2.DecompressTo(out[i*chunksize:], c, dp); err != nil {
+				return nil, err
+			}
+		}
+		dtimes = append(dtimes, time.Since(t0).Seconds())
+	}
+	res.RoundTrip = bytes.Equal(out, src)
+	if res.Cbytes > 0 {
+		res.Ratio = round(float64(res.Nbytes)/float64(res.Cbytes), 3)
+	}
+	mbps := func(sec float64) float64 { return round(float64(len(src))/1e6/sec, 1) }
+	slices.Sort(ctimes)
+	slices.Sort(dtimes)
+	res.CompBest, res.CompMedian = mbps(ctimes[0]), mbps(ctimes[len(ctimes)/2])
+	res.DecBest, res.DecMedian = mbps(dtimes[0]), mbps(dtimes[len(dtimes)/2])
+	return res, nil
+}
+
+func round(x float64, digits int) float64 {
+	p := 1.0
+	for range digits {
+		p *= 10
+	}
+	return float64(int64(x*p+0.5)) / p
+}

@@ -1,0 +1,100 @@
+// Command blosc2 compresses and decompresses Blosc2 data: chunks, and
+// (in later versions) frames, from files or standard input.
+//
+//	blosc2 compress --format chunk [flags] [-o OUT] [IN]
+//	blosc2 decompress [-o OUT] [IN]
+//	blosc2 info [--json] FILE
+//	blosc2 bench [compress flags] [--reps N] [FILE]
+//
+// Standard input and output are used where IN or OUT is omitted.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+const usage = `usage:
+  blosc2 compress --format chunk [flags] [-o OUT] [IN]
+  blosc2 decompress [-o OUT] [IN]
+  blosc2 info [--json] FILE
+  blosc2 bench [compress flags] [--reps N] [FILE]
+
+Run 'blosc2 COMMAND -h' for a command's flags.
+`
+
+func main() {
+	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "blosc2:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command")
+	}
+	cmd, args := args[0], args[1:]
+	switch cmd {
+	case "compress", "c":
+		return cmdCompress(args, stdin, stdout, stderr)
+	case "decompress", "d":
+		return cmdDecompress(args, stdin, stdout, stderr)
+	case "info":
+		return cmdInfo(args, stdout, stderr)
+	case "bench":
+		return cmdBench(args, stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments (Go's flag package stops at the first positional).
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
+			pos = append(pos, args[0])
+			args = args[1:]
+			continue
+		}
+		if args[0] == "--" {
+			return append(pos, args[1:]...), nil
+		}
+	}
+}
+
+// openInput opens the named file, or stdin for "" and "-".
+func openInput(name string, stdin io.Reader) (io.ReadCloser, error) {
+	if name == "" || name == "-" {
+		return io.NopCloser(stdin), nil
+	}
+	return os.Open(name)
+}
+
+// writeOutput writes data to the named file, or stdout for "" and "-".
+func writeOutput(name string, stdout io.Writer, data []byte) error {
+	if name == "" || name == "-" {
+		_, err := stdout.Write(data)
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// filterList is the repeatable --filter NAME[:META] flag.
+type filterList []blosc2.Filter
+
+var filterNames = map[string]blosc2.FilterID{
+	"nofilter": blosc2.NoFilter, "shuffle": blosc2.Shuffle, "bitshuffle": blosc2.BitShuffle,
+	"delta": blosc2.Delta, "truncprec": blosc2.TruncPrec, "bytedelta": blosc2.ByteDelta,
+}
+
+func (f *filterList) String() string {
+	var s []string
+	for _, x := range *f {
+		s = append(s, filterString(x))
+	}
+	return strings.Join(s, ",")
+}
+
+func filterString(f blosc2.Filter) string {
+	name := strconv.Itoa(int(f.ID))
+	for n, id := range filterNames {
+		if id == f.ID {
+			name = n
+		}
+	}
+	if f.Meta != 0 {
+		if f.ID == blosc2.TruncPrec {
+			return fmt.Sprintf("%s:%d", name, int8(f.Meta))
+		}
+		return fmt.Sprintf("%s:%d", name, f.Meta)
+	}
+	return name
+}
+
+func (f *filterList) Set(s string) error {
+	name, meta, hasMeta := strings.Cut(s, ":")
+	id, ok := filterNames[strings.ToLower(name)]
+	if !ok {
+		n, err := strconv.Atoi(name)
+		if err != nil || n < 0 || n > 255 {
+			return fmt.Errorf("unknown filter %q", name)
+		}
+		id = blosc2.FilterID(n)
+	}
+	var m uint8
+	if hasMeta {
+		n, err := strconv.Atoi(meta)
+		if err != nil || n < -128 || n > 255 {
+			return fmt.Errorf("bad filter meta %q", meta)
+		}
+		m = uint8(n) // negative values (truncprec) are stored as int8
+	}
+	if len(*f) == blosc2.MaxFilters {
+		return fmt.Errorf("at most %d filters", blosc2.MaxFilters)
+	}
+	*f = append(*f, blosc2.Filter{ID: id, Meta: m})
+	return nil
+}
+
+// cflags are the compression flags shared by compress and bench.
+type cflags struct {
+	codec     string
+	clevel    int
+	typesize  int
+	filters   filterList
+	blocksize int
+	splitmode string
+	threads   int
+	dict      bool
+}
+
+func (c *cflags) register(fs *flag.FlagSet) {
+	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, zlib, zstd")
+	fs.IntVar(&c.clevel, "clevel", 5, "compression level 0-9")
+	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes")
+	fs.Var(&c.filters, "filter", "filter NAME[:META], repeatable, applied in order (nofilter shuffle bitshuffle delta truncprec bytedelta or an id); default shuffle")
+	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic)")
+	fs.StringVar(&c.splitmode, "splitmode", "forward", "always, never, auto or forward")
+	fs.IntVar(&c.threads, "threads", 1, "goroutines per chunk")
+	fs.BoolVar(&c.dict, "dict", false, "build a dictionary per chunk (lz4, lz4hc, zstd)")
+}
+
+var splitModes = map[string]blosc2.SplitMode{
+	"always": blosc2.SplitAlways, "never": blosc2.SplitNever,
+	"auto": blosc2.SplitAuto, "forward": blosc2.SplitForward,
+}
+
+func (c *cflags) params() (blosc2.CParams, error) {
+	id, ok := codec.ByName(strings.ToLower(c.codec))
+	if !ok {
+		return blosc2.CParams{}, fmt.Errorf("unknown codec %q", c.codec)
+	}
+	sm, ok := splitModes[strings.ToLower(c.splitmode)]
+	if !ok {
+		return blosc2.CParams{}, fmt.Errorf("unknown split mode %q", c.splitmode)
+	}
+	filters := []blosc2.Filter(c.filters)
+	if filters == nil {
+		filters = []blosc2.Filter{{ID: blosc2.Shuffle}}
+	}
+	return blosc2.CParams{
+		Codec:     id,
+		Level:     c.clevel,
+		TypeSize:  c.typesize,
+		Filters:   blosc2.Pipeline(filters...),
+		BlockSize: c.blocksize,
+		SplitMode: sm,
+		Threads:   c.threads,
+		UseDict:   c.dict,
+	}, nil
+}

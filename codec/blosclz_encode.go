@@ -1,0 +1,313 @@
+package codec
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+)
+
+// The BloscLZ encoder follows blosclz_compress of C-Blosc2 2.16.0…3.3.2
+// (BloscLZ 2.5.3) decision for decision, so that its output is byte for byte
+// the same as C's for every input, level and output capacity
+// (codecs.md §3.3). Any change here must keep that property: the tests
+// compare against streams written by C.
+
+const (
+	blzHashLog = 14 // HASH_LOG: the largest table, used by clevel >= 3
+	blzIPShift = 4  // the encoder backs off this many bytes from a match's end
+	blzMinLen  = 4  // shortest (backed-off) match worth encoding
+)
+
+// Per-clevel parameters (index = clevel).
+var (
+	// Hash table size (log2) for the probe and the compressor.
+	blzHashLogs = [10]uint{0, blzHashLog - 2, blzHashLog - 1, blzHashLog, blzHashLog,
+		blzHashLog, blzHashLog, blzHashLog, blzHashLog, blzHashLog}
+	// The compressor gives up when the probe predicts a ratio below this.
+	blzThreshold = [10]float64{0, 2, 1.5, 1.2, 1.2, 1.2, 1.2, 1.15, 1.1, 1.0}
+)
+
+// blzTables recycles hash tables: one is 64 KiB, too big for the stack of
+// every goroutine that compresses a stream, and C zeroes it anyway.
+var blzTables = sync.Pool{New: func() any { return new([1 << blzHashLog]uint32) }}
+
+// Compress compresses src into dst with BloscLZ at level clevel and returns
+// the compressed size, or 0 when the stream does not fit in len(dst), when
+// the entropy probe predicts too small a ratio, or when src is shorter than
+// 16 bytes or dst shorter than 66 (all as C-Blosc2 does; the caller then
+// stores src raw). Levels above 9 are treated as 9; a level of 0 or below
+// returns 0 (store), since C's behaviour there is undefined. meta and dict
+// are ignored: BloscLZ has no parameters and no dictionary.
+func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
+	if clevel <= 0 {
+		return 0, nil
+	}
+	if clevel > 9 {
+		clevel = 9
+	}
+	// C probes before checking these sizes, but both lead to 0, so the
+	// order does not show.
+	if len(src) < 16 || len(dst) < 66 || len(src) >= 1<<31 {
+		return 0, nil
+	}
+	ht := blzTables.Get().(*[1 << blzHashLog]uint32)
+	n := blosclzCompress(dst, src, clevel, ht)
+	blzTables.Put(ht)
+	return n, nil
+}
+
+// blzHash is HASH_FUNCTION: Knuth's multiplicative hash of 4 bytes.
+func blzHash(seq uint32, hl uint) uint32 {
+	return (seq * 2654435761) >> (32 - hl)
+}
+
+func blzLoad32(b []byte, i int) uint32 {
+	return binary.LittleEndian.Uint32(b[i:])
+}
+
+// blzExtend returns how far a match that has matched up to p (copying from
+// r < p) reaches: one past the first mismatching byte, or bound if the bytes
+// agree up to bound. This is the common result of C's get_match,
+// get_match_16, get_match_32 and get_run (which all stop *after* the first
+// differing byte), so it does not depend on C's build options.
+func blzExtend(in []byte, p, bound, r int) int {
+	if bound > len(in) {
+		bound = len(in)
+	}
+	for p+8 <= bound {
+		x := binary.LittleEndian.Uint64(in[p:]) ^ binary.LittleEndian.Uint64(in[r:])
+		if x != 0 {
+			return p + bits.TrailingZeros64(x)>>3 + 1
+		}
+		p += 8
+		r += 8
+	}
+	for p < bound {
+		if in[p] != in[r] {
+			return p + 1
+		}
+		p++
+		r++
+	}
+	return p
+}
+
+// blzProbe is get_cratio: a dry run of the compressor over (at most the
+// first 1<<hl bytes of) in that only counts output bytes, returning the
+// predicted compression ratio. It differs from the real compressor in its
+// byte counting for matches and in never hashing a second position.
+func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
+	hashlen := 1 << hl
+	limit := len(in)
+	if limit > hashlen {
+		limit = hashlen
+	}
+	in = in[:limit]
+	clear(ht[:hashlen])
+	bound := limit - 1
+	iplimit := limit - 12
+
+	ip := 0
+	copied := 4
+	oc := 5
+	for ip < iplimit {
+		anchor := ip
+		seq := blzLoad32(in, ip)
+		h := blzHash(seq, hl)
+		ref := int(ht[h])
+		dist := anchor - ref
+		ht[h] = uint32(anchor)
+		if dist != 0 && dist < blzMaxFar && blzLoad32(in, ref) == seq {
+			ip = blzExtend(in, anchor+4, bound, ref+4) - blzIPShift
+			n := ip - anchor
+			if n >= blzMinLen {
+				if copied == 0 {
+					oc--
+				}
+				copied = 0
+				if n >= 7 {
+					oc += (n-7)/255 + 1
+				}
+				if dist-1 < blzMaxDistance {
+					oc += 2
+				} else {
+					oc += 4
+				}
+				ht[blzHash(blzLoad32(in, ip), hl)] = uint32(ip)
+				ip += 2
+				oc++
+				continue
+			}
+		}
+		// Literal.
+		oc++
+		ip = anchor + 1
+		copied++
+		if copied == blzMaxCopy {
+			copied = 0
+			oc++
+		}
+	}
+	return float64(ip) / float64(oc)
+}
+
+// blosclzCompress is blosclz_compress for 1 <= clevel <= 9, len(src) >= 16
+// and len(dst) >= 66. It returns 0 where C gives up.
+func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) int {
+	length := len(src)
+	hl := blzHashLogs[clevel]
+
+	// Entropy probe over the tail of the input: 1/8, 1/4, 1/2 or all of
+	// it depending on the level, and at most 1<<hl bytes of that.
+	maxlen := length
+	switch {
+	case clevel < 2:
+		maxlen /= 8
+	case clevel < 4:
+		maxlen /= 4
+	case clevel < 7:
+		maxlen /= 2
+	}
+	if blzProbe(src[length-maxlen:], hl, ht) < blzThreshold[clevel] {
+		return 0
+	}
+
+	maxout := len(dst)
+	bound := length - 1
+	iplimit := length - 12
+	clear(ht[:1<<hl])
+
+	// The first literal run's count byte is a placeholder (31), patched
+	// when the run ends; likewise after every match.
+	dst[0] = blzMaxCopy - 1
+	copy(dst[1:5], src[:4])
+	op := 5
+	ip := 4
+	copied := 4
+
+	for ip < iplimit {
+		anchor := ip
+		seq := blzLoad32(src, ip)
+		h := blzHash(seq, hl)
+		ref := int(ht[h])
+		dist := anchor - ref
+		ht[h] = uint32(anchor)
+
+		n := 0
+		if dist != 0 && dist < blzMaxFar && blzLoad32(src, ref) == seq {
+			ip = blzExtend(src, anchor+4, bound, ref+4) - blzIPShift
+			n = ip - anchor
+			dist-- // biased, as stored
+			if n < blzMinLen || (n <= 5 && dist >= blzMaxDistance) {
+				n = 0
+			}
+		}
+		if n == 0 {
+			// LITERAL: needs room for the byte and a possible
+			// count byte for the next run.
+			if op+2 > maxout {
+				return 0
+			}
+			dst[op] = src[anchor]
+			op++
+			ip = anchor + 1
+			copied++
+			if copied == blzMaxCopy {
+				copied = 0
+				dst[op] = blzMaxCopy - 1
+				op++
+			}
+			continue
+		}
+
+		// Close the pending literal run, or drop its unused count byte.
+		if copied > 0 {
+			dst[op-copied-1] = byte(copied - 1)
+		} else {
+			op--
+		}
+		copied = 0
+
+		// Emit the match: length field n (the decoder adds 2). C checks
+		// for room before each group of bytes it writes (the MATCH_*
+		// macros) and again before the next run's count byte; as op
+		// only grows, that is the same as one check of the final size.
+		far := dist >= blzMaxDistance
+		size := 2
+		if far {
+			dist -= blzMaxDistance
+			size = 4
+		}
+		if n >= 7 {
+			size += 1 + (n-7)/255
+		}
+		if op+size+1 > maxout {
+			return 0
+		}
+		hi := byte(31)
+		if !far {
+			hi = byte(dist >> 8)
+		}
+		if n < 7 {
+			dst[op] = byte(n<<5) + hi
+			op++
+		} else {
+			dst[op] = 7<<5 + hi
+			op++
+			for n -= 7; n >= 255; n -= 255 {
+				dst[op] = 255
+				op++
+			}
+			dst[op] = byte(n)
+			op++
+		}
+		if far {
+			dst[op] = 255
+			dst[op+1] = byte(dist >> 8)
+			dst[op+2] = byte(dist)
+			op += 3
+		} else {
+			dst[op] = byte(dist)
+			op++
+		}
+
+		// Hash the position where the match was cut back to; clevel 9
+		// also hashes the next one (from the same 4 loaded bytes
+		// shifted right, i.e. 3 bytes, exactly as C does).
+		seq = blzLoad32(src, ip)
+		ht[blzHash(seq, hl)] = uint32(ip)
+		ip++
+		if clevel == 9 {
+			ht[blzHash(seq>>8, hl)] = uint32(ip)
+		}
+		ip++
+
+		// Placeholder count byte for the next literal run.
+		dst[op] = blzMaxCopy - 1
+		op++
+	}
+
+	// Trailing literals, from wherever the main loop stopped up to the
+	// last byte.
+	for ip <= bound {
+		if op+2 > maxout {
+			return 0
+		}
+		dst[op] = src[ip]
+		op++
+		ip++
+		copied++
+		if copied == blzMaxCopy {
+			copied = 0
+			dst[op] = blzMaxCopy - 1
+			op++
+		}
+	}
+	if copied > 0 {
+		dst[op-copied-1] = byte(copied - 1)
+	} else {
+		op--
+	}
+	dst[0] |= 1 << 5 // format marker
+	return op
+}

@@ -1,0 +1,350 @@
+package blosc2
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// Reference permutations written as directly from filters.md §3 and §4.2 as
+// possible: byte and bit loops, obviously correct, slow.
+
+func refShuffle(dst, src []byte, t int) {
+	n := len(src)
+	copy(dst[:n], src)
+	if t < 1 {
+		return
+	}
+	e := n / t
+	for i := 0; i < e; i++ {
+		for j := 0; j < t; j++ {
+			dst[j*e+i] = src[i*t+j]
+		}
+	}
+}
+
+func refUnshuffle(dst, src []byte, t int) {
+	n := len(src)
+	copy(dst[:n], src)
+	if t < 1 {
+		return
+	}
+	e := n / t
+	for i := 0; i < e; i++ {
+		for j := 0; j < t; j++ {
+			dst[i*t+j] = src[j*e+i]
+		}
+	}
+}
+
+func refBitshuffle(dst, src []byte, t int) {
+	n := len(src)
+	e8 := n / t / 8 * 8
+	for i := range dst[:e8*t] {
+		dst[i] = 0
+	}
+	for i := 0; i < e8; i++ {
+		for j := 0; j < t; j++ {
+			for b := 0; b < 8; b++ {
+				bit := src[i*t+j] >> b & 1
+				dst[(8*j+b)*(e8/8)+i/8] |= bit << (i % 8)
+			}
+		}
+	}
+	copy(dst[e8*t:n], src[e8*t:])
+}
+
+func refBitunshuffle(dst, src []byte, t int) {
+	n := len(src)
+	e8 := n / t / 8 * 8
+	for i := range dst[:e8*t] {
+		dst[i] = 0
+	}
+	for i := 0; i < e8; i++ {
+		for j := 0; j < t; j++ {
+			for b := 0; b < 8; b++ {
+				bit := src[(8*j+b)*(e8/8)+i/8] >> (i % 8) & 1
+				dst[i*t+j] |= bit << b
+			}
+		}
+	}
+	copy(dst[e8*t:n], src[e8*t:])
+}
+
+func unhex(t *testing.T, s string) []byte {
+	t.Helper()
+	var b []byte
+	for _, f := range bytes.Fields([]byte(s)) {
+		var v byte
+		if _, err := fmt.Sscanf(string(f), "%02x", &v); err != nil {
+			t.Fatalf("bad hex %q", f)
+		}
+		b = append(b, v)
+	}
+	return b
+}
+
+// forEachISA runs f once per instruction-set level this machine has.
+func forEachISA(t *testing.T, f func(t *testing.T)) {
+	for _, l := range archISAs {
+		t.Run(l.String(), func(t *testing.T) {
+			defer useISA(l)()
+			f(t)
+		})
+	}
+}
+
+type permFunc func(dst, src []byte, typesize int)
+
+// kernelCase names one permutation, its reference and its generic twin.
+type kernelCase struct {
+	name     string
+	dispatch permFunc // through the kernel table
+	generic  permFunc
+	ref      permFunc
+}
+
+var kernelCases = []kernelCase{
+	{"shuffle", shuffle, shuffleGeneric, refShuffle},
+	{"unshuffle", unshuffle, unshuffleGeneric, refUnshuffle},
+	{"bitshuffle", bitshuffle, bitshuffleGeneric, refBitshuffle},
+	{"bitunshuffle", bitunshuffle, bitunshuffleGeneric, refBitunshuffle},
+}
+
+func TestShuffleSpecExample(t *testing.T) {
+	in := unhex(t, "00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d")
+	want := unhex(t, "00 04 08 01 05 09 02 06 0a 03 07 0b 0c 0d")
+	forEachISA(t, func(t *testing.T) {
+		got := make([]byte, len(in))
+		shuffle(got, in, 4)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("shuffle = % x, want % x", got, want)
+		}
+		back := make([]byte, len(in))
+		unshuffle(back, got, 4)
+		if !bytes.Equal(back, in) {
+			t.Fatalf("unshuffle = % x, want % x", back, in)
+		}
+	})
+}
+
+func TestBitshuffleSpecExample(t *testing.T) {
+	in := unhex(t, "01 00 02 00 03 00 04 00 05 00 06 00 07 00 08 00 ff")
+	want := unhex(t, "55 66 78 80 00 00 00 00  00 00 00 00 00 00 00 00  ff")
+	forEachISA(t, func(t *testing.T) {
+		got := make([]byte, len(in))
+		bitshuffle(got, in, 2)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("bitshuffle = % x, want % x", got, want)
+		}
+		back := make([]byte, len(in))
+		bitunshuffle(back, got, 2)
+		if !bytes.Equal(back, in) {
+			t.Fatalf("bitunshuffle = % x, want % x", back, in)
+		}
+	})
+}
+
+// The version-2 rule (filters.md §4.4): bit-unshuffle only blocks whose
+// element count is a multiple of 8, trailing bytes and short blocks copied.
+func TestBitunshuffleV2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	forEachISA(t, func(t *testing.T) {
+		for _, ts := range []int{1, 2, 3, 4, 7, 8, 16} {
+			for n := 0; n <= 300; n++ {
+				src := make([]byte, n)
+				for i := range src {
+					src[i] = byte(rng.Uint32())
+				}
+				got := make([]byte, n)
+				for i := range got {
+					got[i] = 0xa5 // must all be overwritten
+				}
+				bitunshuffleV2(got, src, ts)
+				want := make([]byte, n)
+				if (n/ts)%8 == 0 {
+					refBitunshuffle(want, src, ts)
+				} else {
+					copy(want, src)
+				}
+				if !bytes.Equal(got, want) {
+					t.Fatalf("ts %d n %d: got % x want % x", ts, n, got, want)
+				}
+			}
+		}
+		// filters.md's case: a 35-byte block, T = 4: 8 elements + 3 bytes.
+		src := make([]byte, 35)
+		for i := range src {
+			src[i] = byte(i * 7)
+		}
+		got := make([]byte, 35)
+		bitunshuffleV2(got, src, 4)
+		if !bytes.Equal(got[32:], src[32:]) {
+			t.Fatalf("trailing bytes % x, want % x", got[32:], src[32:])
+		}
+	})
+}
+
+var matrixTypesizes = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24, 32, 64, 255, 256}
+
+// matrixLengths are 0..300 plus lengths around 1 KiB and 64 KiB, with
+// element and byte remainders for every typesize.
+func matrixLengths(short bool) []int {
+	var ls []int
+	step := 1
+	if short {
+		step = 7
+	}
+	for n := 0; n <= 300; n += step {
+		ls = append(ls, n)
+	}
+	for _, base := range []int{1 << 10, 64 << 10} {
+		for _, d := range []int{-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255} {
+			ls = append(ls, base+d)
+		}
+	}
+	return ls
+}
+
+const guard = 64 // bytes past the end of dst that must stay untouched
+
+// checkKernel compares f with want on src and checks the guard bytes.
+func checkKernel(t *testing.T, what string, f, want permFunc, src []byte, ts int) {
+	t.Helper()
+	n := len(src)
+	got := make([]byte, n+guard)
+	for i := range got {
+		got[i] = 0xd7
+	}
+	exp := make([]byte, n)
+	want(exp, src, ts)
+	f(got[:n:n], src, ts)
+	if !bytes.Equal(got[:n], exp) {
+		i := 0
+		for got[i] == exp[i] {
+			i++
+		}
+		t.Fatalf("%s ts %d len %d: first difference at %d: got %#x want %#x", what, ts, n, i, got[i], exp[i])
+	}
+	for i, v := range got[n:] {
+		if v != 0xd7 {
+			t.Fatalf("%s ts %d len %d: wrote past dst at +%d", what, ts, n, i)
+		}
+	}
+}
+
+// TestShuffleMatrix checks every kernel of every level against the byte-loop
+// reference (and so against the generic twin) over typesizes x lengths, with
+// the source at offsets 0..63 for the shorter lengths.
+func TestShuffleMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	lengths := matrixLengths(testing.Short())
+	buf := make([]byte, 64<<10+512)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	for _, kc := range kernelCases {
+		t.Run(kc.name, func(t *testing.T) {
+			forEachISA(t, func(t *testing.T) {
+				for _, ts := range matrixTypesizes {
+					for _, n := range lengths {
+						offs := []int{0}
+						if n <= 300 {
+							offs = []int{0, 1 + n%63, 63 - n%31}
+						} else {
+							offs = []int{0, 1, 7, 13, 32, 63}
+						}
+						for _, off := range offs {
+							src := buf[off : off+n : off+n]
+							checkKernel(t, kc.name, kc.dispatch, kc.ref, src, ts)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestShuffleGenericVsRef checks the generic twins directly (they also run
+// as a level in TestShuffleMatrix, but only when the active level is
+// generic would they be reached there through the table).
+func TestShuffleGenericVsRef(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, kc := range kernelCases {
+		for _, ts := range matrixTypesizes {
+			for n := 0; n <= 600; n += 1 + n%5 {
+				src := make([]byte, n)
+				for i := range src {
+					src[i] = byte(rng.Uint32())
+				}
+				checkKernel(t, kc.name+"Generic", kc.generic, kc.ref, src, ts)
+			}
+		}
+	}
+}
+
+// TestShuffleUnaligned runs every source offset 0..63 and every
+// destination offset 0..15 for a few sizes.
+func TestShuffleUnaligned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	buf := make([]byte, 4096+64)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	dstBuf := make([]byte, 4096+16+guard)
+	for _, kc := range kernelCases {
+		t.Run(kc.name, func(t *testing.T) {
+			forEachISA(t, func(t *testing.T) {
+				for _, ts := range []int{1, 2, 4, 8, 16, 3, 12, 24} {
+					for _, n := range []int{257, 1000, 4096} {
+						exp := make([]byte, n)
+						for off := 0; off < 64; off++ {
+							src := buf[off : off+n : off+n]
+							kc.ref(exp, src, ts)
+							doff := off % 16
+							for i := range dstBuf {
+								dstBuf[i] = 0x3c
+							}
+							kc.dispatch(dstBuf[doff:doff+n:doff+n], src, ts)
+							if !bytes.Equal(dstBuf[doff:doff+n], exp) {
+								t.Fatalf("ts %d n %d src off %d dst off %d: mismatch", ts, n, off, doff)
+							}
+							for i, v := range dstBuf[doff+n:] {
+								if v != 0x3c {
+									t.Fatalf("ts %d n %d off %d: wrote past dst at +%d", ts, n, off, i)
+								}
+							}
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestShuffleRoundTrip checks inverse(forward(x)) == x.
+func TestShuffleRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	forEachISA(t, func(t *testing.T) {
+		for _, ts := range matrixTypesizes {
+			for _, n := range []int{0, 1, 15, 64, 255, 1000, 4099, 65536 + 13} {
+				src := make([]byte, n)
+				for i := range src {
+					src[i] = byte(rng.Uint32())
+				}
+				mid, back := make([]byte, n), make([]byte, n)
+				shuffle(mid, src, ts)
+				unshuffle(back, mid, ts)
+				if !bytes.Equal(back, src) {
+					t.Fatalf("shuffle round trip ts %d n %d", ts, n)
+				}
+				bitshuffle(mid, src, ts)
+				bitunshuffle(back, mid, ts)
+				if !bytes.Equal(back, src) {
+					t.Fatalf("bitshuffle round trip ts %d n %d", ts, n)
+				}
+			}
+		}
+	})
+}
