@@ -18,23 +18,55 @@ const (
 
 // transposeBytes8 transposes the 8x8 byte matrix whose row r is x[r]
 // (byte c of x[r] is column c): afterwards byte r of x[c] is the old byte c
-// of x[r]. Three stages swap 4x4, 2x2 and 1x1 blocks.
+// of x[r].
 func transposeBytes8(x *[8]uint64) {
-	for i := 0; i < 4; i++ {
-		t := (x[i]>>32 ^ x[i+4]) & lo32
-		x[i+4] ^= t
-		x[i] ^= t << 32
-	}
-	for _, i := range [4]int{0, 1, 4, 5} {
-		t := (x[i]>>16 ^ x[i+2]) & lo16
-		x[i+2] ^= t
-		x[i] ^= t << 16
-	}
-	for i := 0; i < 8; i += 2 {
-		t := (x[i]>>8 ^ x[i+1]) & lo8
-		x[i+1] ^= t
-		x[i] ^= t << 8
-	}
+	x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7] = transpose8x8(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7])
+}
+
+// transpose8x8 is transposeBytes8 on scalars, which the compiler keeps in
+// registers (it does not for an array). Three stages of delta swaps
+// exchange 4x4, 2x2 and 1x1 blocks.
+func transpose8x8(x0, x1, x2, x3, x4, x5, x6, x7 uint64) (uint64, uint64, uint64, uint64, uint64, uint64, uint64, uint64) {
+	var t uint64
+	t = (x0>>32 ^ x4) & lo32
+	x4 ^= t
+	x0 ^= t << 32
+	t = (x1>>32 ^ x5) & lo32
+	x5 ^= t
+	x1 ^= t << 32
+	t = (x2>>32 ^ x6) & lo32
+	x6 ^= t
+	x2 ^= t << 32
+	t = (x3>>32 ^ x7) & lo32
+	x7 ^= t
+	x3 ^= t << 32
+
+	t = (x0>>16 ^ x2) & lo16
+	x2 ^= t
+	x0 ^= t << 16
+	t = (x1>>16 ^ x3) & lo16
+	x3 ^= t
+	x1 ^= t << 16
+	t = (x4>>16 ^ x6) & lo16
+	x6 ^= t
+	x4 ^= t << 16
+	t = (x5>>16 ^ x7) & lo16
+	x7 ^= t
+	x5 ^= t << 16
+
+	t = (x0>>8 ^ x1) & lo8
+	x1 ^= t
+	x0 ^= t << 8
+	t = (x2>>8 ^ x3) & lo8
+	x3 ^= t
+	x2 ^= t << 8
+	t = (x4>>8 ^ x5) & lo8
+	x5 ^= t
+	x4 ^= t << 8
+	t = (x6>>8 ^ x7) & lo8
+	x7 ^= t
+	x6 ^= t << 8
+	return x0, x1, x2, x3, x4, x5, x6, x7
 }
 
 // transposeBits8 transposes the 8x8 bit matrix held in x, byte r being row

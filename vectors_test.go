@@ -230,4 +230,3 @@ func firstDiff(a, b []byte) string {
 	}
 	return fmt.Sprintf("lengths %d/%d, one is a prefix of the other", len(a), len(b))
 }
-

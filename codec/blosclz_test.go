@@ -512,8 +512,13 @@ func TestBloscLZEncodeEdges(t *testing.T) {
 				t.Fatalf("maxout %d < %d: got %d bytes", maxout, len(full), len(got))
 			}
 		}
-		if got := blzCompress(t, src, 9, len(full)); !bytes.Equal(got, full) {
-			t.Fatal("maxout == size: differs")
+		// The last literal needs room for one more byte, like every
+		// literal in C, so maxout must exceed the result.
+		if got := blzCompress(t, src, 9, len(full)); len(got) != 0 {
+			t.Fatal("maxout == size: not 0")
+		}
+		if got := blzCompress(t, src, 9, len(full)+1); !bytes.Equal(got, full) {
+			t.Fatal("maxout == size+1: differs")
 		}
 	})
 	t.Run("longest-literal-runs", func(t *testing.T) {
@@ -532,35 +537,41 @@ func TestBloscLZEncodeEdges(t *testing.T) {
 		}
 	})
 	t.Run("near-and-far-matches", func(t *testing.T) {
-		// A random block repeated with period p: the encoder must use
-		// near matches up to 8191, far ones from 8192, and none at
-		// or beyond MAX_FARDISTANCE (73725).
-		for _, p := range []int{8190, 8191, 8192, 8193, 20000, 65535 + 8192 - 3, 73724, 73725, 73726} {
+		// A random block R repeated at distance p, in zeros (the probe
+		// looks at the leading zeros and lets the compressor run):
+		// the encoder must use a near match up to 8191, a far one
+		// from 8192, and none at or beyond MAX_FARDISTANCE (73725).
+		const rlen = 4000
+		for _, p := range []int{rlen + 1, 8190, 8191, 8192, 8193, 20000, 65535 + 8192 - 3, 73724, 73725, 73726, 80000} {
 			rng := splitmix64(p)
-			pat := make([]byte, p)
-			rng.fill(pat)
-			src := make([]byte, 2*p+20000)
-			for i := range src {
-				src[i] = pat[i%p]
-			}
-			comp := blzRoundTrip(t, src, 9)
-			far := p > 8191 && p < 73725
-			if comp == nil {
-				if far || p <= 8191 {
-					t.Fatalf("period %d: not compressed", p)
+			r := make([]byte, rlen)
+			rng.fill(r)
+			src := make([]byte, 16384, 16384+p+rlen+100)
+			src = append(src, r...)
+			src = append(src, make([]byte, p-rlen)...)
+			src = append(src, r...)
+			src = append(src, make([]byte, 100)...)
+			// Levels 7-9 probe from the start of the input, where
+			// the zeros are.
+			for clevel := 7; clevel <= 9; clevel++ {
+				comp := blzRoundTrip(t, src, clevel)
+				if comp == nil {
+					t.Fatalf("period %d clevel %d: not compressed", p, clevel)
 				}
-				continue
-			}
-			if p >= 73725 {
-				t.Fatalf("period %d: compressed to %d bytes, C cannot match that far", p, len(comp))
-			}
-			hasFar, maxDist := false, 0
-			for _, in := range blzInstructions(comp) {
-				hasFar = hasFar || in.far
-				maxDist = max(maxDist, in.dist)
-			}
-			if far != hasFar || maxDist != p {
-				t.Fatalf("period %d: far matches %v, longest distance %d", p, hasFar, maxDist)
+				found := false
+				for _, in := range blzInstructions(comp) {
+					if !in.match {
+						continue
+					}
+					if in.dist >= 73725 || in.far != (in.dist > 8191) {
+						t.Fatalf("period %d clevel %d: match at stream offset %d: distance %d, far %v",
+							p, clevel, in.offset, in.dist, in.far)
+					}
+					found = found || in.dist == p
+				}
+				if found != (p < 73725) {
+					t.Fatalf("period %d clevel %d: match at distance %d found: %v", p, clevel, p, found)
+				}
 			}
 		}
 	})

@@ -2,11 +2,9 @@ package codec
 
 import (
 	"fmt"
-	"hash/crc32"
 	"runtime"
 	"sync"
 
-	"github.com/klauspost/compress/dict"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -170,27 +168,13 @@ func (zstdCodec) Decompress(dst, src []byte, _ uint8, d []byte) (int, error) {
 	return len(out), nil
 }
 
-// TrainDict builds a Zstandard dictionary from samples, as C-Blosc2 does with
-// ZDICT_trainFromBuffer. Its id is derived from the samples, so the same
-// input always gives the same dictionary. Where klauspost's trainer finds
-// nothing worth keeping (it gives up on data libzstd still trains on), the
-// dictionary is the samples' raw content, which libzstd accepts as well.
+// TrainDict builds the chunk's Zstandard dictionary from samples. C-Blosc2
+// trains one with libzstd's ZDICT_trainFromBuffer; klauspost's trainer
+// iterates over maps and gives different dictionaries from run to run, and
+// our chunks must not change from one run to the next. So the dictionary is
+// the samples' raw content (up to maxSize), a form libzstd's
+// ZSTD_createDDict accepts as well: frames carry no dictionary id.
 func (zstdCodec) TrainDict(samples [][]byte, maxSize int) ([]byte, error) {
-	h := crc32.NewIEEE()
-	for _, s := range samples {
-		h.Write(s)
-	}
-	// Ids below 32768 are reserved by the zstd format for registered dictionaries.
-	id := 32768 + h.Sum32()%(1<<31-32768)
-	d, err := dict.BuildZstdDict(samples, dict.Options{
-		MaxDictSize: maxSize,
-		HashBytes:   6,
-		ZstdDictID:  id,
-		ZstdLevel:   zstd.SpeedFastest,
-	})
-	if err == nil && len(d) <= maxSize {
-		return d, nil
-	}
 	raw := make([]byte, 0, maxSize)
 	for _, s := range samples {
 		raw = append(raw, s[:min(len(s), maxSize-len(raw))]...)
