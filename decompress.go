@@ -22,12 +22,9 @@ func Decompress(dst, chunk []byte) ([]byte, error) {
 // DecompressWith is Decompress with parameters: threads and a cap on the
 // declared size. Special uninitialised chunks decode to zeros.
 func DecompressWith(dst, chunk []byte, p *DParams) ([]byte, error) {
-	h, err := ParseHeader(chunk)
+	h, d, err := prepare(chunk, p)
 	if err != nil {
 		return dst, err
-	}
-	if h.Nbytes > p.maxNbytes() {
-		return dst, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
 	}
 	start := len(dst)
 	dst = slices.Grow(dst, h.Nbytes)
@@ -35,27 +32,47 @@ func DecompressWith(dst, chunk []byte, p *DParams) ([]byte, error) {
 	if h.Special() == SpecialUninit {
 		clear(out)
 	}
-	if err := decompressChunk(out, chunk[:h.Cbytes], &h, p); err != nil {
+	if err := decompressChunk(out, chunk, d, &h, p); err != nil {
 		return dst[:start], err
 	}
 	return dst[:start+h.Nbytes], nil
+}
+
+// prepare parses and validates everything about chunk that can be checked
+// without decoding: the header, the size cap, and, for regular chunks, the
+// block-start table, the dictionary and the size of every stream. Only then
+// is the output allocated, so that garbage never costs an allocation of the
+// size it claims.
+func prepare(chunk []byte, p *DParams) (Header, *decoder, error) {
+	h, err := ParseHeader(chunk)
+	if err != nil {
+		return h, nil, err
+	}
+	if h.Nbytes > p.maxNbytes() {
+		return h, nil, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
+	}
+	if h.Special() != SpecialNone || h.Memcpyed() || h.Nbytes == 0 {
+		return h, nil, nil
+	}
+	d, err := newDecoder(&h, chunk[:h.Cbytes])
+	if err != nil {
+		return h, nil, err
+	}
+	return h, d, nil
 }
 
 // DecompressTo decodes chunk into out, which must hold at least the chunk's
 // nbytes, and returns nbytes. An uninitialised special chunk leaves out as
 // it is, like C-Blosc2. p may be nil.
 func DecompressTo(out, chunk []byte, p *DParams) (int, error) {
-	h, err := ParseHeader(chunk)
+	h, d, err := prepare(chunk, p)
 	if err != nil {
 		return 0, err
-	}
-	if h.Nbytes > p.maxNbytes() {
-		return 0, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
 	}
 	if h.Nbytes > len(out) {
 		return 0, fmt.Errorf("%w: chunk holds %d bytes, destination %d", ErrInvalidOption, h.Nbytes, len(out))
 	}
-	if err := decompressChunk(out[:h.Nbytes], chunk[:h.Cbytes], &h, p); err != nil {
+	if err := decompressChunk(out[:h.Nbytes], chunk, d, &h, p); err != nil {
 		return 0, err
 	}
 	return h.Nbytes, nil
@@ -80,7 +97,25 @@ type decoder struct {
 	vlStarts, vlEnds, vlOffsets []int
 }
 
-func decompressChunk(out, chunk []byte, h *Header, p *DParams) error {
+// decompressChunk decodes into out; d is nil for chunks without blocks
+// (special, memcpyed, empty).
+func decompressChunk(out, chunk []byte, d *decoder, h *Header, p *DParams) error {
+	if d == nil {
+		return fillChunk(out, h, chunk)
+	}
+	err := d.decodeAll(out, p.threads())
+	if err != nil && h.Version == VersionBlosc1 && h.TypeSize > 1 && !d.legacySplit {
+		// Chunks from C-Blosc < 1.11 split under another rule; try it.
+		d.legacySplit = true
+		if d.walkStreams() == nil && d.decodeAll(out, p.threads()) == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// fillChunk decodes the chunks that hold no blocks.
+func fillChunk(out []byte, h *Header, chunk []byte) error {
 	switch h.Special() {
 	case SpecialZero:
 		clear(out)
@@ -95,24 +130,8 @@ func decompressChunk(out, chunk []byte, h *Header, p *DParams) error {
 	}
 	if h.Memcpyed() {
 		copy(out, chunk[h.HeaderLen():h.HeaderLen()+h.Nbytes])
-		return nil
 	}
-	if h.Nbytes == 0 {
-		return nil
-	}
-	d, err := newDecoder(h, chunk)
-	if err != nil {
-		return err
-	}
-	err = d.decodeAll(out, p.threads())
-	if err != nil && h.Version == VersionBlosc1 && h.TypeSize > 1 && !d.legacySplit {
-		// Chunks from C-Blosc < 1.11 split under another rule; try it.
-		d.legacySplit = true
-		if d.decodeAll(out, p.threads()) == nil {
-			return nil
-		}
-	}
-	return err
+	return nil
 }
 
 func fillNaN(out []byte, typesize int) error {
@@ -181,8 +200,65 @@ func newDecoder(h *Header, chunk []byte) (*decoder, error) {
 		if err := d.readVLTable(); err != nil {
 			return nil, err
 		}
+		return d, nil
+	}
+	if err := d.walkStreams(); err != nil {
+		if h.Version != VersionBlosc1 {
+			return nil, err
+		}
+		d.legacySplit = true
+		if d.walkStreams() != nil {
+			return nil, err
+		}
 	}
 	return d, nil
+}
+
+// streamCount returns the number of streams of block j of bsize bytes.
+func (d *decoder) streamCount(j, bsize int) int {
+	leftover := j == d.nblocks-1 && d.h.Nbytes%d.h.BlockSize != 0
+	if !d.h.Split() || leftover {
+		return 1
+	}
+	if d.legacySplit && (d.h.TypeSize > 16 || bsize/d.h.TypeSize < 128) {
+		return 1
+	}
+	return d.h.TypeSize
+}
+
+// walkStreams checks that every block start and every stream size of a
+// regular chunk lies inside the chunk, without decoding anything.
+func (d *decoder) walkStreams() error {
+	for j := 0; j < d.nblocks; j++ {
+		_, bsize := d.blockRange(j)
+		nstreams := d.streamCount(j, bsize)
+		if bsize/nstreams == 0 || bsize%nstreams != 0 {
+			return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)
+		}
+		pos := int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
+		if pos < d.tableEnd || pos >= len(d.chunk) {
+			return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, pos, d.tableEnd, len(d.chunk))
+		}
+		for k := range nstreams {
+			if pos+4 > len(d.chunk) {
+				return fmt.Errorf("%w: block %d stream %d: size at offset %d past the chunk end %d", ErrCorrupt, j, k, pos, len(d.chunk))
+			}
+			csize := int(int32(binary.LittleEndian.Uint32(d.chunk[pos:])))
+			pos += 4
+			switch {
+			case csize < 0:
+				if csize < -255 || pos >= len(d.chunk) || d.chunk[pos]&1 == 0 {
+					return fmt.Errorf("%w: block %d stream %d: bad run (csize %d)", ErrCorrupt, j, k, csize)
+				}
+				pos++
+			case csize > len(d.chunk)-pos:
+				return fmt.Errorf("%w: block %d stream %d: %d bytes at offset %d past the chunk end %d", ErrCorrupt, j, k, csize, pos, len(d.chunk))
+			default:
+				pos += csize
+			}
+		}
+	}
+	return nil
 }
 
 // readVLTable validates the block starts of a VL-block chunk (chunk.md §10)
@@ -357,14 +433,7 @@ func (d *decoder) decodeBlock(out []byte, j int, ref []byte, s *scratch) error {
 // decodeStreams decodes the streams of regular block j into buf.
 func (d *decoder) decodeStreams(buf []byte, j int) error {
 	bsize := len(buf)
-	nstreams := 1
-	leftover := j == d.nblocks-1 && d.h.Nbytes%d.h.BlockSize != 0
-	if d.h.Split() && !leftover {
-		nstreams = d.h.TypeSize
-		if d.legacySplit && (d.h.TypeSize > 16 || bsize/d.h.TypeSize < 128) {
-			nstreams = 1
-		}
-	}
+	nstreams := d.streamCount(j, bsize)
 	neblock := bsize / nstreams
 	if neblock == 0 || bsize%nstreams != 0 {
 		return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)

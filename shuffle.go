@@ -2,6 +2,8 @@ package blosc2
 
 import (
 	"sync"
+
+	"github.com/blosc2go/blosc2/internal/race"
 )
 
 // This file holds the dispatch of the SHUFFLE and BITSHUFFLE kernels
@@ -202,4 +204,163 @@ func bitunshuffleWith(k *kernelSet, dst, src []byte, typesize int) {
 		}
 	}
 	copy(dst[body:], src[body:])
+}
+
+// vecKernels are the vector kernels of one assembly level; set wraps them
+// into a kernelSet whose Go drivers do what the vector kernels do not: the
+// tails, the element widths without a vector kernel, the race detector
+// annotations. Each kernel processes n elements (or bytes, for the bit
+// kernels), n a positive multiple of its vector width, reading and writing
+// nothing outside what its contract names:
+//
+//   - shuffle[k], typesize 2<<k: dst[j*stride+i] = src[i*typesize+j], i < n;
+//     unshuffle[k] is the inverse (dst[i*typesize+j] = src[j*stride+i]).
+//   - shuffle16: 16-byte tiles, dst[j*dstStride+i] = src[i*srcStride+j],
+//     j < 16; unshuffle16 the inverse. Typesize 16 is one tile, larger
+//     typesizes are covered by tiles that may overlap.
+//   - bitTrans, bitUntrans: as in kernelSet, on n bytes.
+//
+// vec, vec16, bitVec and untransVec are the widths (elements, elements,
+// bytes, bytes) of shuffle/unshuffle, the tile kernels, bitTrans and
+// bitUntrans.
+type vecKernels struct {
+	shuffle     [3]func(dst, src []byte, stride, n int)
+	unshuffle   [3]func(dst, src []byte, stride, n int)
+	shuffle16   func(dst, src []byte, srcStride, dstStride, n int)
+	unshuffle16 func(dst, src []byte, dstStride, srcStride, n int)
+	bitTrans    func(dst, src []byte, stride, n int)
+	bitUntrans  func(dst, src []byte, stride, n int)
+
+	vec, vec16, bitVec, untransVec int
+}
+
+func (k *vecKernels) set() kernelSet {
+	return kernelSet{
+		shuffle:    k.shuffleVec,
+		unshuffle:  k.unshuffleVec,
+		bitTrans:   k.bitTransVec,
+		bitUntrans: k.bitUntransVec,
+	}
+}
+
+// widthIndex maps typesize 2, 4, 8 to the index of its vector kernel.
+func widthIndex(t int) (int, bool) {
+	switch t {
+	case 2:
+		return 0, true
+	case 4:
+		return 1, true
+	case 8:
+		return 2, true
+	}
+	return 0, false
+}
+
+// The vector kernels run over the largest multiple of their width; the
+// remaining elements are done by one more kernel call on the last full
+// vector width, overlapping the previous one (it rewrites the same values),
+// and only inputs shorter than one vector fall to the Go code.
+
+func (k *vecKernels) shuffleVec(dst, src []byte, t int) {
+	n := len(src)
+	dst = dst[:n]
+	if t <= 1 || n < t {
+		copy(dst, src)
+		return
+	}
+	e := n / t
+	body := e * t
+	race.ReadSlice(src[:body])
+	race.WriteSlice(dst[:body])
+	done := 0
+	if w, ok := widthIndex(t); ok && e >= k.vec {
+		v := k.vec
+		m := e &^ (v - 1)
+		k.shuffle[w](dst, src, e, m)
+		if m < e {
+			k.shuffle[w](dst[e-v:], src[(e-v)*t:], e, v)
+		}
+		done = e
+	} else if t >= 16 && e >= k.vec16 {
+		v := k.vec16
+		m := e &^ (v - 1)
+		for c := 0; c < t; c += 16 {
+			c = min(c, t-16) // the last tile may overlap the previous one
+			k.shuffle16(dst[c*e:], src[c:], t, e, m)
+			if m < e {
+				k.shuffle16(dst[c*e+e-v:], src[(e-v)*t+c:], t, e, v)
+			}
+		}
+		done = e
+	}
+	shuffleElems(dst, src[:body], t, done, e, e)
+	copy(dst[body:], src[body:])
+}
+
+func (k *vecKernels) unshuffleVec(dst, src []byte, t int) {
+	n := len(src)
+	dst = dst[:n]
+	if t <= 1 || n < t {
+		copy(dst, src)
+		return
+	}
+	e := n / t
+	body := e * t
+	race.ReadSlice(src[:body])
+	race.WriteSlice(dst[:body])
+	done := 0
+	if w, ok := widthIndex(t); ok && e >= k.vec {
+		v := k.vec
+		m := e &^ (v - 1)
+		k.unshuffle[w](dst, src, e, m)
+		if m < e {
+			k.unshuffle[w](dst[(e-v)*t:], src[e-v:], e, v)
+		}
+		done = e
+	} else if t >= 16 && e >= k.vec16 {
+		v := k.vec16
+		m := e &^ (v - 1)
+		for c := 0; c < t; c += 16 {
+			c = min(c, t-16)
+			k.unshuffle16(dst[c:], src[c*e:], t, e, m)
+			if m < e {
+				k.unshuffle16(dst[(e-v)*t+c:], src[c*e+e-v:], t, e, v)
+			}
+		}
+		done = e
+	}
+	unshuffleElems(dst[:body], src, t, done, e, e)
+	copy(dst[body:], src[body:])
+}
+
+func (k *vecKernels) bitTransVec(dst, src []byte, stride int) {
+	n := len(src)
+	v := k.bitVec
+	if n < v {
+		bitTransGeneric(dst, src, stride)
+		return
+	}
+	race.ReadSlice(src)
+	race.WriteSlice(dst[:7*stride+n/8])
+	m := n &^ (v - 1)
+	k.bitTrans(dst, src, stride, m)
+	if m < n {
+		k.bitTrans(dst[(n-v)/8:], src[n-v:], stride, v)
+	}
+}
+
+func (k *vecKernels) bitUntransVec(dst, src []byte, stride int) {
+	n := len(dst)
+	v := k.untransVec
+	if n < v {
+		bitUntransGeneric(dst, src, stride)
+		return
+	}
+	race.ReadSlice(src[:7*stride+n/8])
+	race.WriteSlice(dst)
+	m := n &^ (v - 1)
+	k.bitUntrans(dst, src, stride, m)
+	if m < n {
+		k.bitUntrans(dst[n-v:], src[(n-v)/8:], stride, v)
+	}
 }

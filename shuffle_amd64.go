@@ -2,8 +2,121 @@
 
 package blosc2
 
-// Assembly kernels are not wired yet: the portable ones stand in.
+import "github.com/klauspost/cpuid/v2"
 
-var archISAs = []isa{isaGeneric}
+// amd64 levels: SSE2 (every amd64 CPU) and AVX2. cpuid reports AVX and
+// AVX2 only when the OS saves the YMM state too.
 
-func archKernels(isa) kernelSet { return genericKernels }
+var archISAs = detectISAs()
+
+func detectISAs() []isa {
+	l := []isa{isaGeneric}
+	if cpuid.CPU.Supports(cpuid.SSE2) {
+		l = append(l, isaSSE2)
+	}
+	if cpuid.CPU.Supports(cpuid.SSE2, cpuid.AVX, cpuid.AVX2) {
+		l = append(l, isaAVX2)
+	}
+	return l
+}
+
+func archKernels(l isa) kernelSet {
+	switch l {
+	case isaSSE2:
+		return sse2Kernels.set()
+	case isaAVX2:
+		return avx2Kernels.set()
+	}
+	return genericKernels
+}
+
+var sse2Kernels = vecKernels{
+	shuffle:     [3]func(dst, src []byte, stride, n int){shuffle2SSE2, shuffle4SSE2, shuffle8SSE2},
+	unshuffle:   [3]func(dst, src []byte, stride, n int){unshuffle2SSE2, unshuffle4SSE2, unshuffle8SSE2},
+	shuffle16:   shuffle16SSE2,
+	unshuffle16: unshuffle16SSE2,
+	bitTrans:    bitTransSSE2,
+	bitUntrans:  bitUntransSSE2,
+	vec:         16,
+	vec16:       8,
+	bitVec:      16,
+	untransVec:  128,
+}
+
+var avx2Kernels = vecKernels{
+	shuffle:     [3]func(dst, src []byte, stride, n int){shuffle2AVX2, shuffle4AVX2, shuffle8AVX2},
+	unshuffle:   [3]func(dst, src []byte, stride, n int){unshuffle2AVX2, unshuffle4AVX2, unshuffle8AVX2},
+	shuffle16:   shuffle16AVX2,
+	unshuffle16: unshuffle16AVX2,
+	bitTrans:    bitTransAVX2,
+	bitUntrans:  bitUntransAVX2,
+	vec:         32,
+	vec16:       16,
+	bitVec:      32,
+	untransVec:  256,
+}
+
+// Kernel contracts: see vecKernels. n is a positive multiple of the
+// kernel's width: 16 elements (SSE2) or 32 (AVX2) for shuffleK/unshuffleK,
+// 8 or 16 for the 16-byte tile kernels, 16 or 32 bytes for bitTrans, 128 or
+// 256 bytes for bitUntrans. AVX2 kernels need AVX2.
+
+//go:noescape
+func shuffle2SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle4SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle8SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle16SSE2(dst, src []byte, srcStride, dstStride, n int)
+
+//go:noescape
+func unshuffle2SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle4SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle8SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle16SSE2(dst, src []byte, dstStride, srcStride, n int)
+
+//go:noescape
+func bitTransSSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func bitUntransSSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle2AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle4AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle8AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle16AVX2(dst, src []byte, srcStride, dstStride, n int)
+
+//go:noescape
+func unshuffle2AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle4AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle8AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle16AVX2(dst, src []byte, dstStride, srcStride, n int)
+
+//go:noescape
+func bitTransAVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func bitUntransAVX2(dst, src []byte, stride, n int)

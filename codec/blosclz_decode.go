@@ -40,35 +40,79 @@ func (blosclzCodec) Decompress(dst, src []byte, _ uint8, _ []byte) (int, error) 
 	return blosclzDecompress(dst, src)
 }
 
-func blzCorrupt(off int, format string, args ...any) error {
-	return fmt.Errorf("%w: blosclz: "+format+" (input offset %d)", append([]any{ErrCorrupt}, append(args, off)...)...)
+// Decoder failures, reported by blzFail.
+const (
+	blzErrEmpty = iota
+	blzErrLitOut
+	blzErrLitIn
+	blzErrExtIn
+	blzErrMatchOut
+	blzErrMatchIn
+	blzErrFarIn
+	blzErrDist
+	blzErrEndsMatch
+	blzErrShort
+)
+
+// blzFail builds the error for a failure of kind at input offset off (the
+// start of the instruction). It is kept out of line so that the decoder's
+// loop carries no formatting code.
+//
+//go:noinline
+func blzFail(kind, off, op, n, dist, outLen, inLeft int) error {
+	var msg string
+	switch kind {
+	case blzErrEmpty:
+		msg = "empty stream"
+	case blzErrLitOut:
+		msg = fmt.Sprintf("literal run of %d bytes at output offset %d overruns output of %d bytes", n, op, outLen)
+	case blzErrLitIn:
+		msg = fmt.Sprintf("literal run of %d bytes needs %d input bytes, only %d left", n, n, inLeft)
+	case blzErrExtIn:
+		msg = "match length extension runs past end of input"
+	case blzErrMatchOut:
+		msg = fmt.Sprintf("match of %d bytes at output offset %d overruns output of %d bytes", n, op, outLen)
+	case blzErrMatchIn:
+		msg = "match truncated at end of input"
+	case blzErrFarIn:
+		msg = "far match distance truncated at end of input"
+	case blzErrDist:
+		msg = fmt.Sprintf("match distance %d reaches before start of output (output offset %d)", dist, op)
+	case blzErrEndsMatch:
+		msg = "stream ends with a match"
+	case blzErrShort:
+		msg = fmt.Sprintf("stream decodes to %d bytes, want %d", op, outLen)
+	}
+	return fmt.Errorf("%w: blosclz: %s (input offset %d)", ErrCorrupt, msg, off)
 }
 
-// blosclzDecompress is the decoder proper. It has two copy strategies for
-// each instruction: when both buffers have at least 32 spare bytes past the
-// current positions, it copies in fixed 16- or 32-byte blocks and lets the
-// surplus spill into bytes that later instructions overwrite (the output is
-// written strictly in order, so nothing past op has been produced yet);
-// near the ends of the buffers it copies exactly.
+// blosclzDecompress is the decoder proper. When both buffers have at least
+// 32 spare bytes past the current positions, it copies literal runs and
+// short matches in fixed 16-byte blocks and lets the surplus spill into
+// bytes that later instructions overwrite (the output is written strictly
+// in order, so nothing past op has been produced yet); near the ends of the
+// buffers it checks and copies exactly.
 func blosclzDecompress(dst, src []byte) (int, error) {
 	if len(src) == 0 {
-		return 0, blzCorrupt(0, "empty stream")
+		return 0, blzFail(blzErrEmpty, 0, 0, 0, 0, len(dst), 0)
 	}
 	ip, op := 1, 0
 	c := uint(src[0] & 31)
 	for {
 		if c < 32 {
-			// Literal run.
+			// Literal run of c+1 <= 32 bytes.
 			n := int(c) + 1
-			if n > len(dst)-op {
-				return op, blzCorrupt(ip-1, "literal run of %d bytes at output offset %d overruns output of %d bytes", n, op, len(dst))
-			}
-			if n > len(src)-ip {
-				return op, blzCorrupt(ip-1, "literal run of %d bytes needs %d input bytes, only %d left", n, n, len(src)-ip)
-			}
 			if op+32 <= len(dst) && ip+32 <= len(src) {
-				*(*[32]byte)(dst[op : op+32]) = *(*[32]byte)(src[ip : ip+32])
+				d, s := dst[op:op+32], src[ip:ip+32]
+				*(*[16]byte)(d[:16]) = *(*[16]byte)(s[:16])
+				*(*[16]byte)(d[16:32]) = *(*[16]byte)(s[16:32])
 			} else {
+				if n > len(dst)-op {
+					return op, blzFail(blzErrLitOut, ip-1, op, n, 0, len(dst), 0)
+				}
+				if n > len(src)-ip {
+					return op, blzFail(blzErrLitIn, ip-1, op, n, 0, len(dst), len(src)-ip)
+				}
 				copy(dst[op:op+n], src[ip:ip+n])
 			}
 			op += n
@@ -89,7 +133,7 @@ func blosclzDecompress(dst, src []byte) (int, error) {
 				// Like C: an extension byte must be followed by at
 				// least the distance byte.
 				if ip+1 >= len(src) {
-					return op, blzCorrupt(start, "match length extension runs past end of input")
+					return op, blzFail(blzErrExtIn, start, op, n, 0, len(dst), 0)
 				}
 				b := src[ip]
 				ip++
@@ -97,7 +141,7 @@ func blosclzDecompress(dst, src []byte) (int, error) {
 				if n > len(dst)-op {
 					// Checked inside the loop so that a run of 255s
 					// cannot overflow n on 32-bit platforms.
-					return op, blzCorrupt(start, "match of at least %d bytes at output offset %d overruns output of %d bytes", n, op, len(dst))
+					return op, blzFail(blzErrMatchOut, start, op, n, 0, len(dst), 0)
 				}
 				if b != 255 {
 					break
@@ -106,35 +150,43 @@ func blosclzDecompress(dst, src []byte) (int, error) {
 		} else if ip+1 >= len(src) {
 			// C requires the distance byte and one more (the next
 			// control byte): a stream never ends with a near match.
-			return op, blzCorrupt(start, "match truncated at end of input")
+			return op, blzFail(blzErrMatchIn, start, op, n, 0, len(dst), 0)
 		}
 		d := src[ip]
 		ip++
 		dist := int(c&31)<<8 + int(d) + 1
 		if d == 255 && c&31 == 31 {
 			if ip+1 >= len(src) {
-				return op, blzCorrupt(start, "far match distance truncated at end of input")
+				return op, blzFail(blzErrFarIn, start, op, n, 0, len(dst), 0)
 			}
 			dist = (int(src[ip])<<8 | int(src[ip+1])) + 8192
 			ip += 2
 		}
 		if n > len(dst)-op {
-			return op, blzCorrupt(start, "match of %d bytes at output offset %d overruns output of %d bytes", n, op, len(dst))
+			return op, blzFail(blzErrMatchOut, start, op, n, 0, len(dst), 0)
 		}
 		if dist > op {
-			return op, blzCorrupt(start, "match distance %d reaches before start of output (output offset %d)", dist, op)
+			return op, blzFail(blzErrDist, start, op, n, dist, len(dst), 0)
 		}
 		if ip >= len(src) {
 			// C stops here without copying the match, so its output
 			// is short and Blosc rejects it.
-			return op, blzCorrupt(start, "stream ends with a match")
+			return op, blzFail(blzErrEndsMatch, start, op, n, dist, len(dst), 0)
 		}
 		c = uint(src[ip])
 		ip++
+		if dist >= 16 && n <= 16 && op+16 <= len(dst) {
+			// The common short match: one 16-byte block, read
+			// entirely from bytes already final.
+			m := op - dist
+			*(*[16]byte)(dst[op : op+16]) = *(*[16]byte)(dst[m : m+16])
+			op += n
+			continue
+		}
 		op = blzCopyMatch(dst, op, dist, n)
 	}
 	if op != len(dst) {
-		return op, blzCorrupt(len(src), "stream decodes to %d bytes, want %d", op, len(dst))
+		return op, blzFail(blzErrShort, len(src), op, 0, 0, len(dst), 0)
 	}
 	return op, nil
 }

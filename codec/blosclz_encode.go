@@ -56,9 +56,11 @@ func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (in
 	return n, nil
 }
 
-// blzHash is HASH_FUNCTION: Knuth's multiplicative hash of 4 bytes.
-func blzHash(seq uint32, hl uint) uint32 {
-	return (seq * 2654435761) >> (32 - hl)
+// blzHash is HASH_FUNCTION: Knuth's multiplicative hash of 4 bytes, keeping
+// the top 32-shift bits. The masks change nothing for the shifts in use
+// (18 to 20) but let the compiler drop shift and bounds checks.
+func blzHash(seq uint32, shift uint) uint32 {
+	return (seq * 2654435761) >> (shift & 31) & (1<<blzHashLog - 1)
 }
 
 func blzLoad32(b []byte, i int) uint32 {
@@ -104,6 +106,7 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 	}
 	in = in[:limit]
 	clear(ht[:hashlen])
+	shift := 32 - hl
 	bound := limit - 1
 	iplimit := limit - 12
 
@@ -113,7 +116,7 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 	for ip < iplimit {
 		anchor := ip
 		seq := blzLoad32(in, ip)
-		h := blzHash(seq, hl)
+		h := blzHash(seq, shift)
 		ref := int(ht[h])
 		dist := anchor - ref
 		ht[h] = uint32(anchor)
@@ -133,7 +136,7 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 				} else {
 					oc += 4
 				}
-				ht[blzHash(blzLoad32(in, ip), hl)] = uint32(ip)
+				ht[blzHash(blzLoad32(in, ip), shift)] = uint32(ip)
 				ip += 2
 				oc++
 				continue
@@ -176,6 +179,7 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 	bound := length - 1
 	iplimit := length - 12
 	clear(ht[:1<<hl])
+	shift := 32 - hl
 
 	// The first literal run's count byte is a placeholder (31), patched
 	// when the run ends; likewise after every match.
@@ -188,7 +192,7 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 	for ip < iplimit {
 		anchor := ip
 		seq := blzLoad32(src, ip)
-		h := blzHash(seq, hl)
+		h := blzHash(seq, shift)
 		ref := int(ht[h])
 		dist := anchor - ref
 		ht[h] = uint32(anchor)
@@ -275,10 +279,10 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 		// also hashes the next one (from the same 4 loaded bytes
 		// shifted right, i.e. 3 bytes, exactly as C does).
 		seq = blzLoad32(src, ip)
-		ht[blzHash(seq, hl)] = uint32(ip)
+		ht[blzHash(seq, shift)] = uint32(ip)
 		ip++
 		if clevel == 9 {
-			ht[blzHash(seq>>8, hl)] = uint32(ip)
+			ht[blzHash(seq>>8, shift)] = uint32(ip)
 		}
 		ip++
 

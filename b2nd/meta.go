@@ -1,0 +1,176 @@
+package b2nd
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// Metalayer names and limits (b2nd.md §1, §2).
+const (
+	// MetaName is the name of the frame metalayer that holds Meta.
+	MetaName = "b2nd"
+	// CatervaMetaName is the metalayer name of arrays written by the
+	// standalone Caterva library; readers fall back to it.
+	CatervaMetaName = "caterva"
+	// MaxDim is the largest number of dimensions (C-Blosc2's B2ND_MAX_DIM).
+	MaxDim = 16
+	// MetaVersion is the metalayer format version this package writes.
+	MetaVersion = 0
+	// DTypeNumPy is the dtype_format of NumPy dtype strings, the only one
+	// defined.
+	DTypeNumPy = 0
+)
+
+// Meta is the content of the "b2nd" metalayer: the array's geometry and
+// element type. It is stored with fixed-width integers, so that its
+// encoded length depends only on the number of dimensions and the length of
+// DType; a shape change can rewrite it in place.
+type Meta struct {
+	// Version is the metalayer format version (0). Readers ignore it.
+	Version int8
+	// Shape is the array's extent in each dimension; len(Shape) is the
+	// number of dimensions, 0 to MaxDim.
+	Shape []int64
+	// ChunkShape and BlockShape have one entry per dimension.
+	ChunkShape []int32
+	BlockShape []int32
+	// DTypeFormat says how DType is written; 0 (DTypeNumPy) is NumPy's.
+	DTypeFormat int8
+	// DType is the element type description, e.g. "<f8".
+	DType string
+	// NoDType marks a metalayer that ends after the block shape (the
+	// Caterva layout); DType and DTypeFormat are then not encoded.
+	NoDType bool
+}
+
+// NDim is the number of dimensions.
+func (m *Meta) NDim() int { return len(m.Shape) }
+
+// EncodedLen is the length of the encoded metalayer: 12 + 19·ndim +
+// len(DType), or 5 + 19·ndim without a dtype.
+func (m *Meta) EncodedLen() int {
+	n := 5 + 19*len(m.Shape)
+	if !m.NoDType {
+		n += 7 + len(m.DType)
+	}
+	return n
+}
+
+// MarshalBinary encodes m exactly as C-Blosc2's b2nd_serialize_meta does.
+func (m *Meta) MarshalBinary() ([]byte, error) {
+	return m.AppendBinary(nil)
+}
+
+// AppendBinary appends the encoded metalayer to b.
+func (m *Meta) AppendBinary(b []byte) ([]byte, error) {
+	n := len(m.Shape)
+	if n > MaxDim {
+		return b, fmt.Errorf("%w: %d dimensions, at most %d", blosc2.ErrInvalidOption, n, MaxDim)
+	}
+	if len(m.ChunkShape) != n || len(m.BlockShape) != n {
+		return b, fmt.Errorf("%w: shape has %d dimensions, chunkshape %d, blockshape %d",
+			blosc2.ErrInvalidOption, n, len(m.ChunkShape), len(m.BlockShape))
+	}
+	if m.Version < 0 || m.DTypeFormat < 0 {
+		return b, fmt.Errorf("%w: version %d, dtype format %d must be 0-127", blosc2.ErrInvalidOption, m.Version, m.DTypeFormat)
+	}
+	if int64(len(m.DType)) > 1<<31-1-int64(m.EncodedLen()-len(m.DType)) {
+		return b, fmt.Errorf("%w: dtype string of %d bytes", blosc2.ErrTooLarge, len(m.DType))
+	}
+	arr := byte(0x90 + n) // 0xA0 for 16 dimensions, as C writes it
+	b = append(b, 0x97)
+	if m.NoDType {
+		b[len(b)-1] = 0x95
+	}
+	b = append(b, byte(m.Version), byte(n), arr)
+	for _, x := range m.Shape {
+		b = append(b, 0xd3)
+		b = binary.BigEndian.AppendUint64(b, uint64(x))
+	}
+	b = append(b, arr)
+	for _, x := range m.ChunkShape {
+		b = append(b, 0xd2)
+		b = binary.BigEndian.AppendUint32(b, uint32(x))
+	}
+	b = append(b, arr)
+	for _, x := range m.BlockShape {
+		b = append(b, 0xd2)
+		b = binary.BigEndian.AppendUint32(b, uint32(x))
+	}
+	if m.NoDType {
+		return b, nil
+	}
+	b = append(b, byte(m.DTypeFormat), 0xdb)
+	b = binary.BigEndian.AppendUint32(b, uint32(len(m.DType)))
+	return append(b, m.DType...), nil
+}
+
+// ParseMeta decodes a "b2nd" (or "caterva") metalayer with C-Blosc2's
+// rules: the msgpack markers are not checked, except the str32 marker of
+// the dtype; ndim must be 0 to MaxDim; a metalayer that ends after the
+// block shape has no dtype. Bytes after the dtype are ignored, as C does.
+// It does not check the values (see Meta.Validate). Errors wrap
+// blosc2.ErrHeader.
+func ParseMeta(b []byte) (Meta, error) {
+	var m Meta
+	if len(b) < 3 {
+		return m, fmt.Errorf("%w: b2nd metalayer of %d bytes", blosc2.ErrHeader, len(b))
+	}
+	m.Version = int8(b[1])
+	n := int(int8(b[2]))
+	if n < 0 || n > MaxDim {
+		return m, fmt.Errorf("%w: b2nd metalayer has %d dimensions, at most %d", blosc2.ErrHeader, n, MaxDim)
+	}
+	need := 3 + 3 + 9*n + 10*n
+	if len(b) < need {
+		return m, fmt.Errorf("%w: b2nd metalayer of %d bytes, %d dimensions need %d", blosc2.ErrHeader, len(b), n, need)
+	}
+	m.Shape = make([]int64, n)
+	m.ChunkShape = make([]int32, n)
+	m.BlockShape = make([]int32, n)
+	p := 4
+	for i := range n {
+		m.Shape[i] = int64(binary.BigEndian.Uint64(b[p+1:]))
+		p += 9
+	}
+	p++
+	for i := range n {
+		m.ChunkShape[i] = int32(binary.BigEndian.Uint32(b[p+1:]))
+		p += 5
+	}
+	p++
+	for i := range n {
+		m.BlockShape[i] = int32(binary.BigEndian.Uint32(b[p+1:]))
+		p += 5
+	}
+	if p == len(b) {
+		m.NoDType = true
+		return m, nil
+	}
+	if len(b)-p < 6 {
+		return m, fmt.Errorf("%w: b2nd metalayer dtype truncated", blosc2.ErrHeader)
+	}
+	m.DTypeFormat = int8(b[p])
+	if b[p+1] != 0xdb {
+		return m, fmt.Errorf("%w: b2nd metalayer dtype marker %#x, want 0xdb", blosc2.ErrHeader, b[p+1])
+	}
+	d := int64(int32(binary.BigEndian.Uint32(b[p+2:])))
+	p += 6
+	if d < 0 || d > int64(len(b)-p) {
+		return m, fmt.Errorf("%w: b2nd metalayer dtype of %d bytes, %d left", blosc2.ErrHeader, d, len(b)-p)
+	}
+	m.DType = string(b[p : p+int(d)])
+	return m, nil
+}
+
+// Validate checks the geometry as C-Blosc2 does before it uses an array
+// (b2nd_from_schunk): every extent non-negative, chunk and block extents
+// positive wherever the array extent is, and no product overflowing
+// (the item count int64, a chunk's and a block's item counts int32).
+// Errors wrap blosc2.ErrHeader.
+func (m *Meta) Validate() error {
+	_, err := newGeom(m, 1)
+	return err
+}

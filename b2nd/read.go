@@ -1,0 +1,211 @@
+package b2nd
+
+import (
+	"fmt"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// chunkSource gives access to the compressed chunks of a frame, by logical
+// chunk number. Special index entries (zeros, NaN, uninitialised) come back
+// as the equivalent special chunks.
+type chunkSource interface {
+	NChunks() int64
+	Chunk(i int64) ([]byte, error)
+}
+
+// sliceReader reads hyper-slices of one array; it keeps its buffers between
+// calls and is not safe for concurrent use.
+type sliceReader struct {
+	g   *geom
+	src chunkSource
+	dp  *blosc2.DParams
+
+	chunkBuf []byte // a whole decompressed chunk
+	blockBuf []byte // a run of decompressed blocks
+}
+
+// checkSlice validates [start, stop) against the array's shape and returns
+// the slice's extents and byte size.
+func (g *geom) checkSlice(start, stop []int64) ([]int64, int64, error) {
+	if len(start) != g.ndim || len(stop) != g.ndim {
+		return nil, 0, fmt.Errorf("%w: slice of %d/%d dimensions for a %d-dimensional array",
+			blosc2.ErrInvalidOption, len(start), len(stop), g.ndim)
+	}
+	ext := make([]int64, g.ndim)
+	n := g.T
+	for i := range g.ndim {
+		if start[i] < 0 || start[i] > stop[i] || stop[i] > g.shape[i] {
+			return nil, 0, fmt.Errorf("%w: slice [%d, %d) of dimension %d outside [0, %d)",
+				blosc2.ErrInvalidOption, start[i], stop[i], i, g.shape[i])
+		}
+		ext[i] = stop[i] - start[i]
+		n *= ext[i] // cannot overflow: bounded by nitems*T
+	}
+	return ext, n, nil
+}
+
+// readSlice decodes the box [start, stop) of the array into out, in C
+// order; len(out) must be at least the box's byte size. Only the chunks
+// that intersect the box are read, and of those only the blocks that do
+// when they are few.
+func (r *sliceReader) readSlice(out []byte, start, stop []int64) error {
+	g := r.g
+	ext, size, err := g.checkSlice(start, stop)
+	if err != nil {
+		return err
+	}
+	if int64(len(out)) < size {
+		return fmt.Errorf("%w: slice needs %d bytes, buffer holds %d", blosc2.ErrInvalidOption, size, len(out))
+	}
+	if size == 0 {
+		return nil
+	}
+	if g.nchunks != r.src.NChunks() {
+		return fmt.Errorf("%w: the frame holds %d chunks, the array's shape needs %d", blosc2.ErrCorrupt, r.src.NChunks(), g.nchunks)
+	}
+	if g.ndim == 0 {
+		buf, err := r.wholeChunk(0)
+		if err != nil {
+			return err
+		}
+		copy(out[:g.T], buf)
+		return nil
+	}
+	nd := g.ndim
+	clo := make([]int64, nd) // chunk grid box, inclusive
+	chi := make([]int64, nd)
+	for i := range nd {
+		clo[i] = start[i] / g.cs[i]
+		chi[i] = (stop[i] - 1) / g.cs[i]
+	}
+	c := append([]int64(nil), clo...)
+	lo := make([]int64, nd)  // chunk's array box
+	ilo := make([]int64, nd) // intersection with the slice
+	ihi := make([]int64, nd)
+	blo := make([]int64, nd) // block grid box, inclusive
+	bhi := make([]int64, nd)
+	for {
+		for i := range nd {
+			lo[i] = c[i] * g.cs[i]
+			ilo[i] = max(lo[i], start[i])
+			ihi[i] = min(lo[i]+g.cs[i], stop[i])
+			blo[i] = (ilo[i] - lo[i]) / g.bs[i]
+			bhi[i] = (ihi[i] - 1 - lo[i]) / g.bs[i]
+		}
+		if err := r.readChunk(out, ext, start, ravel(c, g.cia), lo, ilo, ihi, blo, bhi); err != nil {
+			return err
+		}
+		if !next(c, clo, chi) {
+			return nil
+		}
+	}
+}
+
+// wholeChunk decompresses chunk k into r.chunkBuf and returns it.
+func (r *sliceReader) wholeChunk(k int64) ([]byte, error) {
+	chunk, h, err := r.chunk(k)
+	if err != nil {
+		return nil, err
+	}
+	return r.decodeWhole(k, chunk, &h)
+}
+
+func (r *sliceReader) decodeWhole(k int64, chunk []byte, h *blosc2.Header) ([]byte, error) {
+	cb := int(r.g.chunkBytes())
+	if cap(r.chunkBuf) < cb {
+		r.chunkBuf = make([]byte, cb)
+	}
+	buf := r.chunkBuf[:cb]
+	if h.Special() == blosc2.SpecialUninit {
+		clear(buf)
+	}
+	if _, err := blosc2.DecompressTo(buf, chunk, r.dp); err != nil {
+		return nil, fmt.Errorf("chunk %d: %w", k, err)
+	}
+	return buf, nil
+}
+
+// chunk fetches chunk k and checks that it holds a whole padded chunk.
+func (r *sliceReader) chunk(k int64) ([]byte, blosc2.Header, error) {
+	chunk, err := r.src.Chunk(k)
+	if err != nil {
+		return nil, blosc2.Header{}, err
+	}
+	h, err := blosc2.ParseHeader(chunk)
+	if err != nil {
+		return nil, h, fmt.Errorf("chunk %d: %w", k, err)
+	}
+	if int64(h.Nbytes) != r.g.chunkBytes() {
+		return nil, h, fmt.Errorf("%w: chunk %d holds %d bytes, the array's chunks hold %d",
+			blosc2.ErrCorrupt, k, h.Nbytes, r.g.chunkBytes())
+	}
+	return chunk, h, nil
+}
+
+// readChunk copies the part [ilo, ihi) of chunk k (array box starting at
+// lo, blocks blo..bhi) into out (extents ext, origin start).
+func (r *sliceReader) readChunk(out []byte, ext, start []int64, k int64, lo, ilo, ihi, blo, bhi []int64) error {
+	g := r.g
+	nd := g.ndim
+	chunk, h, err := r.chunk(k)
+	if err != nil {
+		return err
+	}
+	nb := int64(1)
+	for i := range nd {
+		nb *= bhi[i] - blo[i] + 1
+	}
+	hts := int64(h.TypeSize)
+	partial := 2*nb < g.nblocks && h.Special() == blosc2.SpecialNone && !h.Memcpyed() &&
+		hts > 0 && g.blockBytes()%hts == 0
+	b := append([]int64(nil), blo...)
+	blk := make([]int64, nd)  // block's array origin
+	bo := make([]int64, nd)   // copy origin inside the block
+	dOff := make([]int64, nd) // copy origin in out
+	n := make([]int64, nd)
+	bb := g.blockBytes()
+	copyBlock := func(src []byte) {
+		for i := range nd {
+			blk[i] = lo[i] + b[i]*g.bs[i]
+			a := max(blk[i], ilo[i])
+			e := min(blk[i]+g.bs[i], ihi[i])
+			bo[i] = a - blk[i]
+			dOff[i] = a - start[i]
+			n[i] = e - a
+		}
+		copyBox(out, ext, dOff, src, g.bs, bo, n, g.T)
+	}
+	if !partial {
+		buf, err := r.decodeWhole(k, chunk, &h)
+		if err != nil {
+			return err
+		}
+		for {
+			nb := ravel(b, g.bic)
+			copyBlock(buf[nb*bb : (nb+1)*bb])
+			if !next(b, blo, bhi) {
+				return nil
+			}
+		}
+	}
+	// Decode one run of blocks along the last dimension at a time: their
+	// numbers are consecutive, so one GetItems call covers them.
+	last := nd - 1
+	runLen := bhi[last] - blo[last] + 1
+	for {
+		first := ravel(b, g.bic)
+		var err error
+		r.blockBuf, err = blosc2.GetItems(r.blockBuf[:0], chunk, int(first*bb/hts), int(runLen*bb/hts))
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", k, err)
+		}
+		for j := int64(0); j < runLen; j++ {
+			b[last] = blo[last] + j
+			copyBlock(r.blockBuf[j*bb : (j+1)*bb])
+		}
+		if !next(b, blo, bhi) {
+			return nil
+		}
+	}
+}

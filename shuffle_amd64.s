@@ -1,0 +1,982 @@
+//go:build gc && !purego && !noasm
+
+#include "textflag.h"
+
+// SHUFFLE and BITSHUFFLE kernels for amd64, SSE2 and AVX2 (declarations and
+// contracts in shuffle_amd64.go). Every kernel handles a whole number of
+// vector iterations; the Go drivers do the tails. Loads and stores are
+// unaligned.
+//
+// All byte transposes are built from one step, ZIP(p, q, t): the bytes of
+// registers p and q interleaved (punpcklbw/punpckhbw), low halves into p,
+// high halves into t, after which q is free. Seen as a permutation of the
+// bit addresses (register index : byte position), one ZIP over the pairs
+// of registers that differ in index bit s moves s into position bit 0,
+// shifts the position bits up and moves the old top position bit into index
+// bit s. A transpose is a sequence of such rotations; the sequences used
+// here (ROUNDS4, ROUNDS8, ROUND8D) and where each row ends up are derived
+// in the comments. AVX2 runs the same sequences on YMM registers, in which
+// punpck works per 128-bit lane: the kernels load (or store) the two lanes
+// from addresses that make the lane bit the highest element-index bit, so
+// each lane is an independent copy of the SSE2 computation.
+//
+// Registers: SI source, DI destination, AX iteration count; R8 is the
+// row stride of the row-major side and R9, R10, R11 hold 3, 5 and 7 times
+// it, so that rows 0..7 are (P), (P)(R8*1), (P)(R8*2), (P)(R9*1),
+// (P)(R8*4), (P)(R10*1), (P)(R9*2), (P)(R11*1). Kernels with a second
+// stride (16-byte tiles) keep it in BX with CX, DX, R13 = 3, 5, 7 times it.
+
+// SSE2 step.
+#define SZIP(p, q, t) MOVO p, t; PUNPCKLBW q, p; PUNPCKHBW q, t
+// AVX2 step (per 128-bit lane): same register effect as SZIP.
+#define VZIP(p, q, t) VPUNPCKHBW q, p, t; VPUNPCKLBW q, p, p
+
+// The register sequences below use ZIP, defined to SZIP or VZIP before use.
+
+// ROUNDS2: four rounds on two registers r0 r1 (free r2); result in r0 r1.
+#define ROUNDS2(r0, r1, r2) ZIP(r0, r1, r2); ZIP(r0, r2, r1); ZIP(r0, r1, r2); ZIP(r0, r2, r1)
+
+// ROUNDS4AB: a round on index bit 1 (pairs 0-2, 1-3) then on bit 0 (0-1,
+// 2-3), on L0..L3 = r0..r3 with r4 free; afterwards L = r0 r3 r4 r1.
+#define ROUNDS4AB(r0, r1, r2, r3, r4) \
+	ZIP(r0, r2, r4); ZIP(r1, r3, r2); \
+	ZIP(r0, r1, r3); ZIP(r4, r2, r1)
+
+// ROUNDS8: rounds on index bits 2, 1, 0 of L0..L7 = r0..r7, r8 free;
+// afterwards L = r0 r6 r7 r1 r8 r2 r3 r4 and r5 is free.
+#define ROUNDS8(r0, r1, r2, r3, r4, r5, r6, r7, r8) \
+	ZIP(r0, r4, r8); ZIP(r1, r5, r4); ZIP(r2, r6, r5); ZIP(r3, r7, r6); \
+	ZIP(r0, r2, r7); ZIP(r1, r3, r2); ZIP(r8, r5, r3); ZIP(r4, r6, r5); \
+	ZIP(r0, r1, r6); ZIP(r7, r2, r1); ZIP(r8, r4, r2); ZIP(r3, r5, r4)
+
+// ROUND8D: a fourth round on index bit 2 after ROUNDS8 (same arguments);
+// afterwards L = r0 r6 r7 r1 r5 r8 r2 r3.
+#define ROUND8D(r0, r1, r2, r3, r4, r5, r6, r7, r8) \
+	ZIP(r0, r8, r5); ZIP(r6, r2, r8); ZIP(r7, r3, r2); ZIP(r1, r4, r3)
+
+// Bit transpose of the 8x8 bit matrix in every 64-bit lane of x (byte r =
+// row r, bit c = column c): three delta swaps, masks in m1 m2 m3, t scratch.
+#define SBITT(x, t, m1, m2, m3) \
+	MOVO x, t; PSRLQ $7, t; PXOR x, t; PAND m1, t; PXOR t, x; PSLLQ $7, t; PXOR t, x; \
+	MOVO x, t; PSRLQ $14, t; PXOR x, t; PAND m2, t; PXOR t, x; PSLLQ $14, t; PXOR t, x; \
+	MOVO x, t; PSRLQ $28, t; PXOR x, t; PAND m3, t; PXOR t, x; PSLLQ $28, t; PXOR t, x
+
+#define VBITT(x, t, m1, m2, m3) \
+	VPSRLQ $7, x, t; VPXOR x, t, t; VPAND m1, t, t; VPXOR t, x, x; VPSLLQ $7, t, t; VPXOR t, x, x; \
+	VPSRLQ $14, x, t; VPXOR x, t, t; VPAND m2, t, t; VPXOR t, x, x; VPSLLQ $14, t, t; VPXOR t, x, x; \
+	VPSRLQ $28, x, t; VPXOR x, t, t; VPAND m3, t, t; VPXOR t, x, x; VPSLLQ $28, t, t; VPXOR t, x, x
+
+#define BITMASK1 $0x00aa00aa00aa00aa
+#define BITMASK2 $0x0000cccc0000cccc
+#define BITMASK3 $0x00000000f0f0f0f0
+
+// Multiples of the row stride in R8.
+#define STRIDES \
+	LEAQ (R8)(R8*2), R9; \
+	LEAQ (R8)(R8*4), R10; \
+	LEAQ (R9)(R8*4), R11
+
+// ---------------------------------------------------------------- SSE2
+
+#define ZIP SZIP
+
+// Typesize 2, 16 elements (32 bytes) per iteration. Bits: register i3,
+// position (i2 i1 i0 j0); four rounds bring position to (i3 i2 i1 i0) and
+// j0 to the register index.
+//
+// func shuffle2SSE2(dst, src []byte, stride, n int)
+TEXT ·shuffle2SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	ROUNDS2(X0, X1, X2)
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(R8*1)
+	ADDQ  $32, SI
+	ADDQ  $16, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// Typesize 4, 16 elements (64 bytes). Register (i3 i2), position
+// (i1 i0 j1 j0); rounds on bits 1, 0, 1, 0 give position (i3 i2 i1 i0) and
+// register (j1 j0), in r0..r3 in order.
+//
+// func shuffle4SSE2(dst, src []byte, stride, n int)
+TEXT ·shuffle4SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	ROUNDS4AB(X0, X1, X2, X3, X4) // L = X0 X3 X4 X1, X2 free
+	ROUNDS4AB(X0, X3, X4, X1, X2) // L = X0 X1 X2 X3
+	MOVOU X0, (DI)
+	MOVOU X1, (DI)(R8*1)
+	MOVOU X2, (DI)(R8*2)
+	MOVOU X3, (DI)(R9*1)
+	ADDQ  $64, SI
+	ADDQ  $16, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// Typesize 8, 16 elements (128 bytes). Register (i3 i2 i1), position
+// (i0 j2 j1 j0); rounds on bits 2, 1, 0, 2 give position (i3 i2 i1 i0) and
+// register (j0 j2 j1): row j is in L[4*j0 + 2*j2 + j1], i.e. rows 0..7 in
+// L0 L4 L1 L5 L2 L6 L3 L7 = X0 X5 X6 X8 X7 X2 X1 X3.
+//
+// func shuffle8SSE2(dst, src []byte, stride, n int)
+TEXT ·shuffle8SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	MOVOU 64(SI), X4
+	MOVOU 80(SI), X5
+	MOVOU 96(SI), X6
+	MOVOU 112(SI), X7
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	ROUND8D(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	MOVOU X0, (DI)
+	MOVOU X5, (DI)(R8*1)
+	MOVOU X6, (DI)(R8*2)
+	MOVOU X8, (DI)(R9*1)
+	MOVOU X7, (DI)(R8*4)
+	MOVOU X2, (DI)(R10*1)
+	MOVOU X1, (DI)(R9*2)
+	MOVOU X3, (DI)(R11*1)
+	ADDQ  $128, SI
+	ADDQ  $16, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// 16-byte tiles, 8 elements per iteration: element i is the 16 bytes at
+// src + i*srcStride, byte j of it goes to dst + j*dstStride + i. Register
+// (i2 i1 i0), position (j3 j2 j1 j0); rounds on bits 2, 1, 0 give position
+// (j0 i2 i1 i0), register (j3 j2 j1): L[k] holds row 2k in its low and row
+// 2k+1 in its high 8 bytes, L = X0 X6 X7 X1 X8 X2 X3 X4.
+//
+// func shuffle16SSE2(dst, src []byte, srcStride, dstStride, n int)
+TEXT ·shuffle16SSE2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ srcStride+48(FP), BX
+	MOVQ dstStride+56(FP), R8
+	MOVQ n+64(FP), AX
+	STRIDES
+	LEAQ (BX)(BX*2), CX
+	LEAQ (BX)(BX*4), DX
+	LEAQ (CX)(BX*4), R13
+	SHRQ $3, AX
+	JZ   done
+
+loop:
+	MOVOU  (SI), X0
+	MOVOU  (SI)(BX*1), X1
+	MOVOU  (SI)(BX*2), X2
+	MOVOU  (SI)(CX*1), X3
+	MOVOU  (SI)(BX*4), X4
+	MOVOU  (SI)(DX*1), X5
+	MOVOU  (SI)(CX*2), X6
+	MOVOU  (SI)(R13*1), X7
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	LEAQ   (DI)(R8*8), R12
+	MOVQ   X0, (DI)
+	MOVHPS X0, (DI)(R8*1)
+	MOVQ   X6, (DI)(R8*2)
+	MOVHPS X6, (DI)(R9*1)
+	MOVQ   X7, (DI)(R8*4)
+	MOVHPS X7, (DI)(R10*1)
+	MOVQ   X1, (DI)(R9*2)
+	MOVHPS X1, (DI)(R11*1)
+	MOVQ   X8, (R12)
+	MOVHPS X8, (R12)(R8*1)
+	MOVQ   X2, (R12)(R8*2)
+	MOVHPS X2, (R12)(R9*1)
+	MOVQ   X3, (R12)(R8*4)
+	MOVHPS X3, (R12)(R10*1)
+	MOVQ   X4, (R12)(R9*2)
+	MOVHPS X4, (R12)(R11*1)
+	LEAQ   (SI)(BX*8), SI
+	ADDQ   $8, DI
+	DECQ   AX
+	JNZ    loop
+
+done:
+	RET
+
+// Inverse of shuffle2SSE2, 16 elements per iteration. Register j0,
+// position (i3 i2 i1 i0); one round: position (i2 i1 i0 j0), register i3.
+//
+// func unshuffle2SSE2(dst, src []byte, stride, n int)
+TEXT ·unshuffle2SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU (SI)(R8*1), X1
+	ZIP(X0, X1, X2)
+	MOVOU X0, (DI)
+	MOVOU X2, 16(DI)
+	ADDQ  $16, SI
+	ADDQ  $32, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// Inverse of shuffle4SSE2. Register (j1 j0), position (i3 i2 i1 i0); rounds
+// on bits 1, 0 give position (i1 i0 j1 j0), register (i3 i2).
+//
+// func unshuffle4SSE2(dst, src []byte, stride, n int)
+TEXT ·unshuffle4SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU (SI)(R8*1), X1
+	MOVOU (SI)(R8*2), X2
+	MOVOU (SI)(R9*1), X3
+	ROUNDS4AB(X0, X1, X2, X3, X4) // L = X0 X3 X4 X1
+	MOVOU X0, (DI)
+	MOVOU X3, 16(DI)
+	MOVOU X4, 32(DI)
+	MOVOU X1, 48(DI)
+	ADDQ  $16, SI
+	ADDQ  $64, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// Inverse of shuffle8SSE2. Register (j2 j1 j0), position (i3 i2 i1 i0);
+// rounds on bits 2, 1, 0 give position (i0 j2 j1 j0), register (i3 i2 i1).
+//
+// func unshuffle8SSE2(dst, src []byte, stride, n int)
+TEXT ·unshuffle8SSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU (SI)(R8*1), X1
+	MOVOU (SI)(R8*2), X2
+	MOVOU (SI)(R9*1), X3
+	MOVOU (SI)(R8*4), X4
+	MOVOU (SI)(R10*1), X5
+	MOVOU (SI)(R9*2), X6
+	MOVOU (SI)(R11*1), X7
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8) // L = X0 X6 X7 X1 X8 X2 X3 X4
+	MOVOU X0, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X7, 32(DI)
+	MOVOU X1, 48(DI)
+	MOVOU X8, 64(DI)
+	MOVOU X2, 80(DI)
+	MOVOU X3, 96(DI)
+	MOVOU X4, 112(DI)
+	ADDQ  $16, SI
+	ADDQ  $128, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// Inverse of shuffle16SSE2, 8 elements per iteration: byte j of element i
+// comes from src + j*srcStride + i, element i goes to dst + i*dstStride.
+// L[k] is loaded with row 2k (low) and row 2k+1 (high): register
+// (j3 j2 j1), position (j0 i2 i1 i0); rounds on bits 2, 1, 0, 2 give
+// position (j3 j2 j1 j0) and register (i0 i2 i1): element i is in
+// L[4*i0 + 2*i2 + i1], elements 0..7 in X0 X5 X6 X8 X7 X2 X1 X3.
+//
+// func unshuffle16SSE2(dst, src []byte, dstStride, srcStride, n int)
+TEXT ·unshuffle16SSE2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ dstStride+48(FP), BX
+	MOVQ srcStride+56(FP), R8
+	MOVQ n+64(FP), AX
+	STRIDES
+	LEAQ (BX)(BX*2), CX
+	LEAQ (BX)(BX*4), DX
+	LEAQ (CX)(BX*4), R13
+	SHRQ $3, AX
+	JZ   done
+
+loop:
+	LEAQ   (SI)(R8*8), R12
+	MOVQ   (SI), X0
+	MOVHPS (SI)(R8*1), X0
+	MOVQ   (SI)(R8*2), X1
+	MOVHPS (SI)(R9*1), X1
+	MOVQ   (SI)(R8*4), X2
+	MOVHPS (SI)(R10*1), X2
+	MOVQ   (SI)(R9*2), X3
+	MOVHPS (SI)(R11*1), X3
+	MOVQ   (R12), X4
+	MOVHPS (R12)(R8*1), X4
+	MOVQ   (R12)(R8*2), X5
+	MOVHPS (R12)(R9*1), X5
+	MOVQ   (R12)(R8*4), X6
+	MOVHPS (R12)(R10*1), X6
+	MOVQ   (R12)(R9*2), X7
+	MOVHPS (R12)(R11*1), X7
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	ROUND8D(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	MOVOU  X0, (DI)
+	MOVOU  X5, (DI)(BX*1)
+	MOVOU  X6, (DI)(BX*2)
+	MOVOU  X8, (DI)(CX*1)
+	MOVOU  X7, (DI)(BX*4)
+	MOVOU  X2, (DI)(DX*1)
+	MOVOU  X1, (DI)(CX*2)
+	MOVOU  X3, (DI)(R13*1)
+	ADDQ   $8, SI
+	LEAQ   (DI)(BX*8), DI
+	DECQ   AX
+	JNZ    loop
+
+done:
+	RET
+
+// Bit transpose of one byte row, 16 bytes per iteration: pmovmskb collects
+// bit 7 of the 16 bytes (element i at bit i), which is 2 bytes of bit row
+// 7; doubling every byte (paddb) brings the next bit to the top.
+//
+// func bitTransSSE2(dst, src []byte, stride, n int)
+TEXT ·bitTransSSE2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (DI)(R8*4), R10 // bit rows 4..7
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	MOVOU    (SI), X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (R10)(R9*1)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (R10)(R8*2)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (R10)(R8*1)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (R10)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (DI)(R9*1)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (DI)(R8*2)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (DI)(R8*1)
+	PADDB    X0, X0
+	PMOVMSKB X0, BX
+	MOVW     BX, (DI)
+	ADDQ     $16, SI
+	ADDQ     $2, DI
+	ADDQ     $2, R10
+	DECQ     AX
+	JNZ      loop
+
+done:
+	RET
+
+// Inverse bit transpose, 128 output bytes per iteration: 16 bytes of each
+// of the 8 bit rows. Register (b2 b1 b0) = bit row, position g (byte
+// column); rounds on bits 2, 1, 0 give position (g0 b2 b1 b0), register
+// (g3 g2 g1): each 64-bit lane holds byte g of the 8 rows, an 8x8 bit
+// matrix whose transpose is output bytes 8g..8g+7. L = X0 X6 X7 X1 X8 X2 X3 X4
+// hold output bytes 0, 16, ..., 112.
+//
+// func bitUntransSSE2(dst, src []byte, stride, n int)
+TEXT ·bitUntransSSE2(SB), NOSPLIT, $0-64
+	MOVQ       dst_base+0(FP), DI
+	MOVQ       src_base+24(FP), SI
+	MOVQ       stride+48(FP), R8
+	MOVQ       n+56(FP), AX
+	LEAQ       (R8)(R8*2), R9
+	LEAQ       (SI)(R8*4), R10 // bit rows 4..7
+	MOVQ       BITMASK1, BX
+	MOVQ       BX, X9
+	PUNPCKLQDQ X9, X9
+	MOVQ       BITMASK2, BX
+	MOVQ       BX, X10
+	PUNPCKLQDQ X10, X10
+	MOVQ       BITMASK3, BX
+	MOVQ       BX, X11
+	PUNPCKLQDQ X11, X11
+	SHRQ       $7, AX
+	JZ         done
+
+loop:
+	MOVOU (SI), X0
+	MOVOU (SI)(R8*1), X1
+	MOVOU (SI)(R8*2), X2
+	MOVOU (SI)(R9*1), X3
+	MOVOU (R10), X4
+	MOVOU (R10)(R8*1), X5
+	MOVOU (R10)(R8*2), X6
+	MOVOU (R10)(R9*1), X7
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8)
+	SBITT(X0, X5, X9, X10, X11)
+	SBITT(X6, X5, X9, X10, X11)
+	SBITT(X7, X5, X9, X10, X11)
+	SBITT(X1, X5, X9, X10, X11)
+	SBITT(X8, X5, X9, X10, X11)
+	SBITT(X2, X5, X9, X10, X11)
+	SBITT(X3, X5, X9, X10, X11)
+	SBITT(X4, X5, X9, X10, X11)
+	MOVOU X0, (DI)
+	MOVOU X6, 16(DI)
+	MOVOU X7, 32(DI)
+	MOVOU X1, 48(DI)
+	MOVOU X8, 64(DI)
+	MOVOU X2, 80(DI)
+	MOVOU X3, 96(DI)
+	MOVOU X4, 112(DI)
+	ADDQ  $16, SI
+	ADDQ  $16, R10
+	ADDQ  $128, DI
+	DECQ  AX
+	JNZ   loop
+
+done:
+	RET
+
+// ---------------------------------------------------------------- AVX2
+
+#undef ZIP
+#define ZIP VZIP
+
+// The AVX2 kernels run the SSE2 computations in both 128-bit lanes, lane 1
+// on the elements that follow lane 0's (twice as many per iteration).
+
+// Lane 1 holds elements 16..31.
+//
+// func shuffle2AVX2(dst, src []byte, stride, n int)
+TEXT ·shuffle2AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, 32(SI), Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $1, 48(SI), Y1, Y1
+	ROUNDS2(Y0, Y1, Y2)
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, (DI)(R8*1)
+	ADDQ        $64, SI
+	ADDQ        $32, DI
+	DECQ        AX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shuffle4AVX2(dst, src []byte, stride, n int)
+TEXT ·shuffle4AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, 64(SI), Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $1, 80(SI), Y1, Y1
+	VMOVDQU     32(SI), X2
+	VINSERTI128 $1, 96(SI), Y2, Y2
+	VMOVDQU     48(SI), X3
+	VINSERTI128 $1, 112(SI), Y3, Y3
+	ROUNDS4AB(Y0, Y1, Y2, Y3, Y4)
+	ROUNDS4AB(Y0, Y3, Y4, Y1, Y2)
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y1, (DI)(R8*1)
+	VMOVDQU     Y2, (DI)(R8*2)
+	VMOVDQU     Y3, (DI)(R9*1)
+	ADDQ        $128, SI
+	ADDQ        $32, DI
+	DECQ        AX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func shuffle8AVX2(dst, src []byte, stride, n int)
+TEXT ·shuffle8AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU     (SI), X0
+	VINSERTI128 $1, 128(SI), Y0, Y0
+	VMOVDQU     16(SI), X1
+	VINSERTI128 $1, 144(SI), Y1, Y1
+	VMOVDQU     32(SI), X2
+	VINSERTI128 $1, 160(SI), Y2, Y2
+	VMOVDQU     48(SI), X3
+	VINSERTI128 $1, 176(SI), Y3, Y3
+	VMOVDQU     64(SI), X4
+	VINSERTI128 $1, 192(SI), Y4, Y4
+	VMOVDQU     80(SI), X5
+	VINSERTI128 $1, 208(SI), Y5, Y5
+	VMOVDQU     96(SI), X6
+	VINSERTI128 $1, 224(SI), Y6, Y6
+	VMOVDQU     112(SI), X7
+	VINSERTI128 $1, 240(SI), Y7, Y7
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
+	ROUND8D(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
+	VMOVDQU     Y0, (DI)
+	VMOVDQU     Y5, (DI)(R8*1)
+	VMOVDQU     Y6, (DI)(R8*2)
+	VMOVDQU     Y8, (DI)(R9*1)
+	VMOVDQU     Y7, (DI)(R8*4)
+	VMOVDQU     Y2, (DI)(R10*1)
+	VMOVDQU     Y1, (DI)(R9*2)
+	VMOVDQU     Y3, (DI)(R11*1)
+	ADDQ        $256, SI
+	ADDQ        $32, DI
+	DECQ        AX
+	JNZ         loop
+
+done:
+	VZEROUPPER
+	RET
+
+// 16 elements per iteration, lane 1 on elements 8..15. After the rounds
+// vpermq 0xd8 puts row 2k (elements 0..15) in the low and row 2k+1 in the
+// high lane of L[k].
+//
+// func shuffle16AVX2(dst, src []byte, srcStride, dstStride, n int)
+TEXT ·shuffle16AVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ srcStride+48(FP), BX
+	MOVQ dstStride+56(FP), R8
+	MOVQ n+64(FP), AX
+	STRIDES
+	LEAQ (BX)(BX*2), CX
+	LEAQ (BX)(BX*4), DX
+	LEAQ (CX)(BX*4), R13
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	LEAQ         (SI)(BX*8), R12
+	VMOVDQU      (SI), X0
+	VINSERTI128  $1, (R12), Y0, Y0
+	VMOVDQU      (SI)(BX*1), X1
+	VINSERTI128  $1, (R12)(BX*1), Y1, Y1
+	VMOVDQU      (SI)(BX*2), X2
+	VINSERTI128  $1, (R12)(BX*2), Y2, Y2
+	VMOVDQU      (SI)(CX*1), X3
+	VINSERTI128  $1, (R12)(CX*1), Y3, Y3
+	VMOVDQU      (SI)(BX*4), X4
+	VINSERTI128  $1, (R12)(BX*4), Y4, Y4
+	VMOVDQU      (SI)(DX*1), X5
+	VINSERTI128  $1, (R12)(DX*1), Y5, Y5
+	VMOVDQU      (SI)(CX*2), X6
+	VINSERTI128  $1, (R12)(CX*2), Y6, Y6
+	VMOVDQU      (SI)(R13*1), X7
+	VINSERTI128  $1, (R12)(R13*1), Y7, Y7
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
+	VPERMQ       $0xd8, Y0, Y0
+	VPERMQ       $0xd8, Y6, Y6
+	VPERMQ       $0xd8, Y7, Y7
+	VPERMQ       $0xd8, Y1, Y1
+	VPERMQ       $0xd8, Y8, Y8
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPERMQ       $0xd8, Y4, Y4
+	LEAQ         (DI)(R8*8), R12
+	VMOVDQU      X0, (DI)
+	VEXTRACTI128 $1, Y0, (DI)(R8*1)
+	VMOVDQU      X6, (DI)(R8*2)
+	VEXTRACTI128 $1, Y6, (DI)(R9*1)
+	VMOVDQU      X7, (DI)(R8*4)
+	VEXTRACTI128 $1, Y7, (DI)(R10*1)
+	VMOVDQU      X1, (DI)(R9*2)
+	VEXTRACTI128 $1, Y1, (DI)(R11*1)
+	VMOVDQU      X8, (R12)
+	VEXTRACTI128 $1, Y8, (R12)(R8*1)
+	VMOVDQU      X2, (R12)(R8*2)
+	VEXTRACTI128 $1, Y2, (R12)(R9*1)
+	VMOVDQU      X3, (R12)(R8*4)
+	VEXTRACTI128 $1, Y3, (R12)(R10*1)
+	VMOVDQU      X4, (R12)(R9*2)
+	VEXTRACTI128 $1, Y4, (R12)(R11*1)
+	LEAQ         (SI)(BX*8), SI
+	LEAQ         (SI)(BX*8), SI
+	ADDQ         $16, DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// Lane 1 holds elements 16..31 (lane 0 of the result: elements 0..15).
+//
+// func unshuffle2AVX2(dst, src []byte, stride, n int)
+TEXT ·unshuffle2AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      (SI)(R8*1), Y1
+	ZIP(Y0, Y1, Y2)
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X2, 16(DI)
+	VEXTRACTI128 $1, Y0, 32(DI)
+	VEXTRACTI128 $1, Y2, 48(DI)
+	ADDQ         $32, SI
+	ADDQ         $64, DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle4AVX2(dst, src []byte, stride, n int)
+TEXT ·unshuffle4AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      (SI)(R8*1), Y1
+	VMOVDQU      (SI)(R8*2), Y2
+	VMOVDQU      (SI)(R9*1), Y3
+	ROUNDS4AB(Y0, Y1, Y2, Y3, Y4) // L = Y0 Y3 Y4 Y1
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X3, 16(DI)
+	VMOVDQU      X4, 32(DI)
+	VMOVDQU      X1, 48(DI)
+	VEXTRACTI128 $1, Y0, 64(DI)
+	VEXTRACTI128 $1, Y3, 80(DI)
+	VEXTRACTI128 $1, Y4, 96(DI)
+	VEXTRACTI128 $1, Y1, 112(DI)
+	ADDQ         $32, SI
+	ADDQ         $128, DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// func unshuffle8AVX2(dst, src []byte, stride, n int)
+TEXT ·unshuffle8AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	STRIDES
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      (SI)(R8*1), Y1
+	VMOVDQU      (SI)(R8*2), Y2
+	VMOVDQU      (SI)(R9*1), Y3
+	VMOVDQU      (SI)(R8*4), Y4
+	VMOVDQU      (SI)(R10*1), Y5
+	VMOVDQU      (SI)(R9*2), Y6
+	VMOVDQU      (SI)(R11*1), Y7
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8) // L = Y0 Y6 Y7 Y1 Y8 Y2 Y3 Y4
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X6, 16(DI)
+	VMOVDQU      X7, 32(DI)
+	VMOVDQU      X1, 48(DI)
+	VMOVDQU      X8, 64(DI)
+	VMOVDQU      X2, 80(DI)
+	VMOVDQU      X3, 96(DI)
+	VMOVDQU      X4, 112(DI)
+	VEXTRACTI128 $1, Y0, 128(DI)
+	VEXTRACTI128 $1, Y6, 144(DI)
+	VEXTRACTI128 $1, Y7, 160(DI)
+	VEXTRACTI128 $1, Y1, 176(DI)
+	VEXTRACTI128 $1, Y8, 192(DI)
+	VEXTRACTI128 $1, Y2, 208(DI)
+	VEXTRACTI128 $1, Y3, 224(DI)
+	VEXTRACTI128 $1, Y4, 240(DI)
+	ADDQ         $32, SI
+	ADDQ         $256, DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// 16 elements per iteration. vpermq 0xd8 of [row 2k | row 2k+1] gives
+// [row 2k el 0..7, row 2k+1 el 0..7 | the same for el 8..15]: lane 1 is
+// elements 8..15.
+//
+// func unshuffle16AVX2(dst, src []byte, dstStride, srcStride, n int)
+TEXT ·unshuffle16AVX2(SB), NOSPLIT, $0-72
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ dstStride+48(FP), BX
+	MOVQ srcStride+56(FP), R8
+	MOVQ n+64(FP), AX
+	STRIDES
+	LEAQ (BX)(BX*2), CX
+	LEAQ (BX)(BX*4), DX
+	LEAQ (CX)(BX*4), R13
+	SHRQ $4, AX
+	JZ   done
+
+loop:
+	LEAQ         (SI)(R8*8), R12
+	VMOVDQU      (SI), X0
+	VINSERTI128  $1, (SI)(R8*1), Y0, Y0
+	VMOVDQU      (SI)(R8*2), X1
+	VINSERTI128  $1, (SI)(R9*1), Y1, Y1
+	VMOVDQU      (SI)(R8*4), X2
+	VINSERTI128  $1, (SI)(R10*1), Y2, Y2
+	VMOVDQU      (SI)(R9*2), X3
+	VINSERTI128  $1, (SI)(R11*1), Y3, Y3
+	VMOVDQU      (R12), X4
+	VINSERTI128  $1, (R12)(R8*1), Y4, Y4
+	VMOVDQU      (R12)(R8*2), X5
+	VINSERTI128  $1, (R12)(R9*1), Y5, Y5
+	VMOVDQU      (R12)(R8*4), X6
+	VINSERTI128  $1, (R12)(R10*1), Y6, Y6
+	VMOVDQU      (R12)(R9*2), X7
+	VINSERTI128  $1, (R12)(R11*1), Y7, Y7
+	VPERMQ       $0xd8, Y0, Y0
+	VPERMQ       $0xd8, Y1, Y1
+	VPERMQ       $0xd8, Y2, Y2
+	VPERMQ       $0xd8, Y3, Y3
+	VPERMQ       $0xd8, Y4, Y4
+	VPERMQ       $0xd8, Y5, Y5
+	VPERMQ       $0xd8, Y6, Y6
+	VPERMQ       $0xd8, Y7, Y7
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
+	ROUND8D(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8) // elements 0..7 in Y0 Y5 Y6 Y8 Y7 Y2 Y1 Y3
+	LEAQ         (DI)(BX*8), R12
+	VMOVDQU      X0, (DI)
+	VEXTRACTI128 $1, Y0, (R12)
+	VMOVDQU      X5, (DI)(BX*1)
+	VEXTRACTI128 $1, Y5, (R12)(BX*1)
+	VMOVDQU      X6, (DI)(BX*2)
+	VEXTRACTI128 $1, Y6, (R12)(BX*2)
+	VMOVDQU      X8, (DI)(CX*1)
+	VEXTRACTI128 $1, Y8, (R12)(CX*1)
+	VMOVDQU      X7, (DI)(BX*4)
+	VEXTRACTI128 $1, Y7, (R12)(BX*4)
+	VMOVDQU      X2, (DI)(DX*1)
+	VEXTRACTI128 $1, Y2, (R12)(DX*1)
+	VMOVDQU      X1, (DI)(CX*2)
+	VEXTRACTI128 $1, Y1, (R12)(CX*2)
+	VMOVDQU      X3, (DI)(R13*1)
+	VEXTRACTI128 $1, Y3, (R12)(R13*1)
+	ADDQ         $16, SI
+	LEAQ         (R12)(BX*8), DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
+
+// 32 bytes per iteration, 4 bytes per bit row.
+//
+// func bitTransAVX2(dst, src []byte, stride, n int)
+TEXT ·bitTransAVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), DI
+	MOVQ src_base+24(FP), SI
+	MOVQ stride+48(FP), R8
+	MOVQ n+56(FP), AX
+	LEAQ (R8)(R8*2), R9
+	LEAQ (DI)(R8*4), R10
+	SHRQ $5, AX
+	JZ   done
+
+loop:
+	VMOVDQU   (SI), Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (R10)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (R10)(R8*2)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (R10)(R8*1)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (R10)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (DI)(R9*1)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (DI)(R8*2)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (DI)(R8*1)
+	VPADDB    Y0, Y0, Y0
+	VPMOVMSKB Y0, BX
+	MOVL      BX, (DI)
+	ADDQ      $32, SI
+	ADDQ      $4, DI
+	ADDQ      $4, R10
+	DECQ      AX
+	JNZ       loop
+
+done:
+	VZEROUPPER
+	RET
+
+// 256 output bytes per iteration, lane 1 on output bytes 128..255.
+//
+// func bitUntransAVX2(dst, src []byte, stride, n int)
+TEXT ·bitUntransAVX2(SB), NOSPLIT, $0-64
+	MOVQ         dst_base+0(FP), DI
+	MOVQ         src_base+24(FP), SI
+	MOVQ         stride+48(FP), R8
+	MOVQ         n+56(FP), AX
+	LEAQ         (R8)(R8*2), R9
+	LEAQ         (SI)(R8*4), R10
+	MOVQ         BITMASK1, BX
+	MOVQ         BX, X9
+	VPBROADCASTQ X9, Y9
+	MOVQ         BITMASK2, BX
+	MOVQ         BX, X10
+	VPBROADCASTQ X10, Y10
+	MOVQ         BITMASK3, BX
+	MOVQ         BX, X11
+	VPBROADCASTQ X11, Y11
+	SHRQ         $8, AX
+	JZ           done
+
+loop:
+	VMOVDQU      (SI), Y0
+	VMOVDQU      (SI)(R8*1), Y1
+	VMOVDQU      (SI)(R8*2), Y2
+	VMOVDQU      (SI)(R9*1), Y3
+	VMOVDQU      (R10), Y4
+	VMOVDQU      (R10)(R8*1), Y5
+	VMOVDQU      (R10)(R8*2), Y6
+	VMOVDQU      (R10)(R9*1), Y7
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
+	VBITT(Y0, Y5, Y9, Y10, Y11)
+	VBITT(Y6, Y5, Y9, Y10, Y11)
+	VBITT(Y7, Y5, Y9, Y10, Y11)
+	VBITT(Y1, Y5, Y9, Y10, Y11)
+	VBITT(Y8, Y5, Y9, Y10, Y11)
+	VBITT(Y2, Y5, Y9, Y10, Y11)
+	VBITT(Y3, Y5, Y9, Y10, Y11)
+	VBITT(Y4, Y5, Y9, Y10, Y11)
+	VMOVDQU      X0, (DI)
+	VMOVDQU      X6, 16(DI)
+	VMOVDQU      X7, 32(DI)
+	VMOVDQU      X1, 48(DI)
+	VMOVDQU      X8, 64(DI)
+	VMOVDQU      X2, 80(DI)
+	VMOVDQU      X3, 96(DI)
+	VMOVDQU      X4, 112(DI)
+	VEXTRACTI128 $1, Y0, 128(DI)
+	VEXTRACTI128 $1, Y6, 144(DI)
+	VEXTRACTI128 $1, Y7, 160(DI)
+	VEXTRACTI128 $1, Y1, 176(DI)
+	VEXTRACTI128 $1, Y8, 192(DI)
+	VEXTRACTI128 $1, Y2, 208(DI)
+	VEXTRACTI128 $1, Y3, 224(DI)
+	VEXTRACTI128 $1, Y4, 240(DI)
+	ADDQ         $32, SI
+	ADDQ         $32, R10
+	ADDQ         $256, DI
+	DECQ         AX
+	JNZ          loop
+
+done:
+	VZEROUPPER
+	RET
