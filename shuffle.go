@@ -221,8 +221,8 @@ func bitunshuffleWith(k *kernelSet, dst, src []byte, typesize int) {
 //   - bitTrans, bitUntrans: as in kernelSet, on n bytes.
 //
 // vec, vec16, bitVec and untransVec are the widths (elements, elements,
-// bytes, bytes) of shuffle/unshuffle, the tile kernels, bitTrans and
-// bitUntrans.
+// bytes, bytes) of shuffle[k]/unshuffle[k], the tile kernels, bitTrans and
+// bitUntrans; all are powers of 2.
 type vecKernels struct {
 	shuffle     [3]func(dst, src []byte, stride, n int)
 	unshuffle   [3]func(dst, src []byte, stride, n int)
@@ -231,7 +231,8 @@ type vecKernels struct {
 	bitTrans    func(dst, src []byte, stride, n int)
 	bitUntrans  func(dst, src []byte, stride, n int)
 
-	vec, vec16, bitVec, untransVec int
+	vec                       [3]int // widths of shuffle[k], unshuffle[k]
+	vec16, bitVec, untransVec int
 }
 
 func (k *vecKernels) set() kernelSet {
@@ -273,8 +274,8 @@ func (k *vecKernels) shuffleVec(dst, src []byte, t int) {
 	race.ReadSlice(src[:body])
 	race.WriteSlice(dst[:body])
 	done := 0
-	if w, ok := widthIndex(t); ok && e >= k.vec {
-		v := k.vec
+	if w, ok := widthIndex(t); ok && e >= k.vec[w] {
+		v := k.vec[w]
 		m := e &^ (v - 1)
 		k.shuffle[w](dst, src, e, m)
 		if m < e {
@@ -309,8 +310,8 @@ func (k *vecKernels) unshuffleVec(dst, src []byte, t int) {
 	race.ReadSlice(src[:body])
 	race.WriteSlice(dst[:body])
 	done := 0
-	if w, ok := widthIndex(t); ok && e >= k.vec {
-		v := k.vec
+	if w, ok := widthIndex(t); ok && e >= k.vec[w] {
+		v := k.vec[w]
 		m := e &^ (v - 1)
 		k.unshuffle[w](dst, src, e, m)
 		if m < e {

@@ -37,7 +37,7 @@ var sse2Kernels = vecKernels{
 	unshuffle16: unshuffle16SSE2,
 	bitTrans:    bitTransSSE2,
 	bitUntrans:  bitUntransSSE2,
-	vec:         16,
+	vec:         [3]int{64, 64, 64},
 	vec16:       8,
 	bitVec:      16,
 	untransVec:  128,
@@ -50,14 +50,14 @@ var avx2Kernels = vecKernels{
 	unshuffle16: unshuffle16AVX2,
 	bitTrans:    bitTransAVX2,
 	bitUntrans:  bitUntransAVX2,
-	vec:         32,
+	vec:         [3]int{64, 64, 64},
 	vec16:       16,
 	bitVec:      32,
 	untransVec:  256,
 }
 
 // Kernel contracts: see vecKernels. n is a positive multiple of the
-// kernel's width: 16 elements (SSE2) or 32 (AVX2) for shuffleK/unshuffleK,
+// kernel's width: 64 elements for shuffleK/unshuffleK,
 // 8 or 16 for the 16-byte tile kernels, 16 or 32 bytes for bitTrans, 128 or
 // 256 bytes for bitUntrans. AVX2 kernels need AVX2.
 

@@ -80,37 +80,47 @@
 
 #define ZIP SZIP
 
-// Typesize 2, 16 elements (32 bytes) per iteration. Bits: register i3,
+// Typesize 2, groups of 16 elements (32 bytes). Bits: register i3,
 // position (i2 i1 i0 j0); four rounds bring position to (i3 i2 i1 i0) and
-// j0 to the register index.
-//
+// j0 to the register index. Four groups per iteration (64 elements), so
+// that each row receives a whole 64-byte line, alternating between two
+// register sets.
+#define SHUF2S(off, doff, r0, r1, r2) \
+	MOVOU off(SI), r0; MOVOU (off+16)(SI), r1; \
+	ROUNDS2(r0, r1, r2); \
+	MOVOU r0, doff(DI); MOVOU r1, doff(DI)(R8*1)
+
 // func shuffle2SSE2(dst, src []byte, stride, n int)
 TEXT ·shuffle2SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU 16(SI), X1
-	ROUNDS2(X0, X1, X2)
-	MOVOU X0, (DI)
-	MOVOU X1, (DI)(R8*1)
-	ADDQ  $32, SI
-	ADDQ  $16, DI
-	DECQ  AX
-	JNZ   loop
+	SHUF2S(0, 0, X0, X1, X2)
+	SHUF2S(32, 16, X3, X4, X5)
+	SHUF2S(64, 32, X0, X1, X2)
+	SHUF2S(96, 48, X3, X4, X5)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
 
-// Typesize 4, 16 elements (64 bytes). Register (i3 i2), position
-// (i1 i0 j1 j0); rounds on bits 1, 0, 1, 0 give position (i3 i2 i1 i0) and
-// register (j1 j0), in r0..r3 in order.
-//
+// Typesize 4, groups of 16 elements (64 bytes), four per iteration.
+// Register (i3 i2), position (i1 i0 j1 j0); rounds on bits 1, 0, 1, 0 give
+// position (i3 i2 i1 i0) and register (j1 j0), in r0..r3 in order.
+#define SHUF4S(off, doff, r0, r1, r2, r3, r4) \
+	MOVOU off(SI), r0; MOVOU (off+16)(SI), r1; MOVOU (off+32)(SI), r2; MOVOU (off+48)(SI), r3; \
+	ROUNDS4AB(r0, r1, r2, r3, r4); \
+	ROUNDS4AB(r0, r3, r4, r1, r2); \
+	MOVOU r0, doff(DI); MOVOU r1, doff(DI)(R8*1); MOVOU r2, doff(DI)(R8*2); MOVOU r3, doff(DI)(R9*1)
+
 // func shuffle4SSE2(dst, src []byte, stride, n int)
 TEXT ·shuffle4SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -118,33 +128,35 @@ TEXT ·shuffle4SSE2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU 16(SI), X1
-	MOVOU 32(SI), X2
-	MOVOU 48(SI), X3
-	ROUNDS4AB(X0, X1, X2, X3, X4) // L = X0 X3 X4 X1, X2 free
-	ROUNDS4AB(X0, X3, X4, X1, X2) // L = X0 X1 X2 X3
-	MOVOU X0, (DI)
-	MOVOU X1, (DI)(R8*1)
-	MOVOU X2, (DI)(R8*2)
-	MOVOU X3, (DI)(R9*1)
-	ADDQ  $64, SI
-	ADDQ  $16, DI
-	DECQ  AX
-	JNZ   loop
+	SHUF4S(0, 0, X0, X1, X2, X3, X4)
+	SHUF4S(64, 16, X5, X6, X7, X8, X9)
+	SHUF4S(128, 32, X0, X1, X2, X3, X4)
+	SHUF4S(192, 48, X5, X6, X7, X8, X9)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
 
-// Typesize 8, 16 elements (128 bytes). Register (i3 i2 i1), position
-// (i0 j2 j1 j0); rounds on bits 2, 1, 0, 2 give position (i3 i2 i1 i0) and
-// register (j0 j2 j1): row j is in L[4*j0 + 2*j2 + j1], i.e. rows 0..7 in
-// L0 L4 L1 L5 L2 L6 L3 L7 = X0 X5 X6 X8 X7 X2 X1 X3.
-//
+// Typesize 8, groups of 16 elements (128 bytes), four per iteration.
+// Register (i3 i2 i1), position (i0 j2 j1 j0); rounds on bits 2, 1, 0, 2
+// give position (i3 i2 i1 i0) and register (j0 j2 j1): row j is in
+// L[4*j0 + 2*j2 + j1], i.e. rows 0..7 in L0 L4 L1 L5 L2 L6 L3 L7 =
+// X0 X5 X6 X8 X7 X2 X1 X3.
+#define SHUF8S(off, doff) \
+	MOVOU off(SI), X0; MOVOU (off+16)(SI), X1; MOVOU (off+32)(SI), X2; MOVOU (off+48)(SI), X3; \
+	MOVOU (off+64)(SI), X4; MOVOU (off+80)(SI), X5; MOVOU (off+96)(SI), X6; MOVOU (off+112)(SI), X7; \
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8); \
+	ROUND8D(X0, X1, X2, X3, X4, X5, X6, X7, X8); \
+	MOVOU X0, doff(DI); MOVOU X5, doff(DI)(R8*1); MOVOU X6, doff(DI)(R8*2); MOVOU X8, doff(DI)(R9*1); \
+	MOVOU X7, doff(DI)(R8*4); MOVOU X2, doff(DI)(R10*1); MOVOU X1, doff(DI)(R9*2); MOVOU X3, doff(DI)(R11*1)
+
 // func shuffle8SSE2(dst, src []byte, stride, n int)
 TEXT ·shuffle8SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -152,32 +164,18 @@ TEXT ·shuffle8SSE2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU 16(SI), X1
-	MOVOU 32(SI), X2
-	MOVOU 48(SI), X3
-	MOVOU 64(SI), X4
-	MOVOU 80(SI), X5
-	MOVOU 96(SI), X6
-	MOVOU 112(SI), X7
-	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8)
-	ROUND8D(X0, X1, X2, X3, X4, X5, X6, X7, X8)
-	MOVOU X0, (DI)
-	MOVOU X5, (DI)(R8*1)
-	MOVOU X6, (DI)(R8*2)
-	MOVOU X8, (DI)(R9*1)
-	MOVOU X7, (DI)(R8*4)
-	MOVOU X2, (DI)(R10*1)
-	MOVOU X1, (DI)(R9*2)
-	MOVOU X3, (DI)(R11*1)
-	ADDQ  $128, SI
-	ADDQ  $16, DI
-	DECQ  AX
-	JNZ   loop
+	SHUF8S(0, 0)
+	SHUF8S(128, 16)
+	SHUF8S(256, 32)
+	SHUF8S(384, 48)
+	ADDQ $512, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
@@ -237,35 +235,44 @@ loop:
 done:
 	RET
 
-// Inverse of shuffle2SSE2, 16 elements per iteration. Register j0,
-// position (i3 i2 i1 i0); one round: position (i2 i1 i0 j0), register i3.
-//
+// Inverse of shuffle2SSE2, groups of 16 elements, four per iteration.
+// Register j0, position (i3 i2 i1 i0); one round: position (i2 i1 i0 j0),
+// register i3.
+#define UNSHUF2S(off, doff, r0, r1, r2) \
+	MOVOU off(SI), r0; MOVOU off(SI)(R8*1), r1; \
+	ZIP(r0, r1, r2); \
+	MOVOU r0, doff(DI); MOVOU r2, (doff+16)(DI)
+
 // func unshuffle2SSE2(dst, src []byte, stride, n int)
 TEXT ·unshuffle2SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU (SI)(R8*1), X1
-	ZIP(X0, X1, X2)
-	MOVOU X0, (DI)
-	MOVOU X2, 16(DI)
-	ADDQ  $16, SI
-	ADDQ  $32, DI
-	DECQ  AX
-	JNZ   loop
+	UNSHUF2S(0, 0, X0, X1, X2)
+	UNSHUF2S(16, 32, X3, X4, X5)
+	UNSHUF2S(32, 64, X0, X1, X2)
+	UNSHUF2S(48, 96, X3, X4, X5)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
 
-// Inverse of shuffle4SSE2. Register (j1 j0), position (i3 i2 i1 i0); rounds
-// on bits 1, 0 give position (i1 i0 j1 j0), register (i3 i2).
-//
+// Inverse of shuffle4SSE2, four groups of 16 elements per iteration.
+// Register (j1 j0), position (i3 i2 i1 i0); rounds on bits 1, 0 give
+// position (i1 i0 j1 j0), register (i3 i2): L = r0 r3 r4 r1.
+#define UNSHUF4S(off, doff, r0, r1, r2, r3, r4) \
+	MOVOU off(SI), r0; MOVOU off(SI)(R8*1), r1; MOVOU off(SI)(R8*2), r2; MOVOU off(SI)(R9*1), r3; \
+	ROUNDS4AB(r0, r1, r2, r3, r4); \
+	MOVOU r0, doff(DI); MOVOU r3, (doff+16)(DI); MOVOU r4, (doff+32)(DI); MOVOU r1, (doff+48)(DI)
+
 // func unshuffle4SSE2(dst, src []byte, stride, n int)
 TEXT ·unshuffle4SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -273,30 +280,32 @@ TEXT ·unshuffle4SSE2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU (SI)(R8*1), X1
-	MOVOU (SI)(R8*2), X2
-	MOVOU (SI)(R9*1), X3
-	ROUNDS4AB(X0, X1, X2, X3, X4) // L = X0 X3 X4 X1
-	MOVOU X0, (DI)
-	MOVOU X3, 16(DI)
-	MOVOU X4, 32(DI)
-	MOVOU X1, 48(DI)
-	ADDQ  $16, SI
-	ADDQ  $64, DI
-	DECQ  AX
-	JNZ   loop
+	UNSHUF4S(0, 0, X0, X1, X2, X3, X4)
+	UNSHUF4S(16, 64, X5, X6, X7, X8, X9)
+	UNSHUF4S(32, 128, X0, X1, X2, X3, X4)
+	UNSHUF4S(48, 192, X5, X6, X7, X8, X9)
+	ADDQ $64, SI
+	ADDQ $256, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
 
-// Inverse of shuffle8SSE2. Register (j2 j1 j0), position (i3 i2 i1 i0);
-// rounds on bits 2, 1, 0 give position (i0 j2 j1 j0), register (i3 i2 i1).
-//
+// Inverse of shuffle8SSE2, four groups of 16 elements per iteration.
+// Register (j2 j1 j0), position (i3 i2 i1 i0); rounds on bits 2, 1, 0 give
+// position (i0 j2 j1 j0), register (i3 i2 i1): L = X0 X6 X7 X1 X8 X2 X3 X4.
+#define UNSHUF8S(off, doff) \
+	MOVOU off(SI), X0; MOVOU off(SI)(R8*1), X1; MOVOU off(SI)(R8*2), X2; MOVOU off(SI)(R9*1), X3; \
+	MOVOU off(SI)(R8*4), X4; MOVOU off(SI)(R10*1), X5; MOVOU off(SI)(R9*2), X6; MOVOU off(SI)(R11*1), X7; \
+	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8); \
+	MOVOU X0, doff(DI); MOVOU X6, (doff+16)(DI); MOVOU X7, (doff+32)(DI); MOVOU X1, (doff+48)(DI); \
+	MOVOU X8, (doff+64)(DI); MOVOU X2, (doff+80)(DI); MOVOU X3, (doff+96)(DI); MOVOU X4, (doff+112)(DI)
+
 // func unshuffle8SSE2(dst, src []byte, stride, n int)
 TEXT ·unshuffle8SSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -304,31 +313,18 @@ TEXT ·unshuffle8SSE2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU (SI), X0
-	MOVOU (SI)(R8*1), X1
-	MOVOU (SI)(R8*2), X2
-	MOVOU (SI)(R9*1), X3
-	MOVOU (SI)(R8*4), X4
-	MOVOU (SI)(R10*1), X5
-	MOVOU (SI)(R9*2), X6
-	MOVOU (SI)(R11*1), X7
-	ROUNDS8(X0, X1, X2, X3, X4, X5, X6, X7, X8) // L = X0 X6 X7 X1 X8 X2 X3 X4
-	MOVOU X0, (DI)
-	MOVOU X6, 16(DI)
-	MOVOU X7, 32(DI)
-	MOVOU X1, 48(DI)
-	MOVOU X8, 64(DI)
-	MOVOU X2, 80(DI)
-	MOVOU X3, 96(DI)
-	MOVOU X4, 112(DI)
-	ADDQ  $16, SI
-	ADDQ  $128, DI
-	DECQ  AX
-	JNZ   loop
+	UNSHUF8S(0, 0)
+	UNSHUF8S(16, 128)
+	UNSHUF8S(32, 256)
+	UNSHUF8S(48, 384)
+	ADDQ $64, SI
+	ADDQ $512, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	RET
@@ -509,33 +505,45 @@ done:
 // The AVX2 kernels run the SSE2 computations in both 128-bit lanes, lane 1
 // on the elements that follow lane 0's (twice as many per iteration).
 
-// Lane 1 holds elements 16..31.
-//
+// Groups of 32 elements, lane 1 on elements 16..31; two groups per
+// iteration.
+#define SHUF2V(off, doff, r0, r1, r2, x0, x1) \
+	VMOVDQU off(SI), x0; VINSERTI128 $1, (off+32)(SI), r0, r0; \
+	VMOVDQU (off+16)(SI), x1; VINSERTI128 $1, (off+48)(SI), r1, r1; \
+	ROUNDS2(r0, r1, r2); \
+	VMOVDQU r0, doff(DI); VMOVDQU r1, doff(DI)(R8*1)
+
 // func shuffle2AVX2(dst, src []byte, stride, n int)
 TEXT ·shuffle2AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU     (SI), X0
-	VINSERTI128 $1, 32(SI), Y0, Y0
-	VMOVDQU     16(SI), X1
-	VINSERTI128 $1, 48(SI), Y1, Y1
-	ROUNDS2(Y0, Y1, Y2)
-	VMOVDQU     Y0, (DI)
-	VMOVDQU     Y1, (DI)(R8*1)
-	ADDQ        $64, SI
-	ADDQ        $32, DI
-	DECQ        AX
-	JNZ         loop
+	SHUF2V(0, 0, Y0, Y1, Y2, X0, X1)
+	SHUF2V(64, 32, Y3, Y4, Y5, X3, X4)
+	ADDQ $128, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER
 	RET
+
+// Groups of 32 elements, lane 1 on elements 16..31; two groups per
+// iteration.
+#define SHUF4V(off, doff, r0, r1, r2, r3, r4, x0, x1, x2, x3) \
+	VMOVDQU off(SI), x0; VINSERTI128 $1, (off+64)(SI), r0, r0; \
+	VMOVDQU (off+16)(SI), x1; VINSERTI128 $1, (off+80)(SI), r1, r1; \
+	VMOVDQU (off+32)(SI), x2; VINSERTI128 $1, (off+96)(SI), r2, r2; \
+	VMOVDQU (off+48)(SI), x3; VINSERTI128 $1, (off+112)(SI), r3, r3; \
+	ROUNDS4AB(r0, r1, r2, r3, r4); \
+	ROUNDS4AB(r0, r3, r4, r1, r2); \
+	VMOVDQU r0, doff(DI); VMOVDQU r1, doff(DI)(R8*1); VMOVDQU r2, doff(DI)(R8*2); VMOVDQU r3, doff(DI)(R9*1)
 
 // func shuffle4AVX2(dst, src []byte, stride, n int)
 TEXT ·shuffle4AVX2(SB), NOSPLIT, $0-64
@@ -544,33 +552,53 @@ TEXT ·shuffle4AVX2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU     (SI), X0
-	VINSERTI128 $1, 64(SI), Y0, Y0
-	VMOVDQU     16(SI), X1
-	VINSERTI128 $1, 80(SI), Y1, Y1
-	VMOVDQU     32(SI), X2
-	VINSERTI128 $1, 96(SI), Y2, Y2
-	VMOVDQU     48(SI), X3
-	VINSERTI128 $1, 112(SI), Y3, Y3
-	ROUNDS4AB(Y0, Y1, Y2, Y3, Y4)
-	ROUNDS4AB(Y0, Y3, Y4, Y1, Y2)
-	VMOVDQU     Y0, (DI)
-	VMOVDQU     Y1, (DI)(R8*1)
-	VMOVDQU     Y2, (DI)(R8*2)
-	VMOVDQU     Y3, (DI)(R9*1)
-	ADDQ        $128, SI
-	ADDQ        $32, DI
-	DECQ        AX
-	JNZ         loop
+	SHUF4V(0, 0, Y0, Y1, Y2, Y3, Y4, X0, X1, X2, X3)
+	SHUF4V(128, 32, Y5, Y6, Y7, Y8, Y9, X5, X6, X7, X8)
+	ADDQ $256, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER
 	RET
 
+// One group of 32 elements (256 bytes at SI+off, rows at DI+doff).
+#define SHUF8AVX2(off, doff) \
+	VMOVDQU     (off)(SI), X0; \
+	VINSERTI128 $1, (off+128)(SI), Y0, Y0; \
+	VMOVDQU     (off+16)(SI), X1; \
+	VINSERTI128 $1, (off+144)(SI), Y1, Y1; \
+	VMOVDQU     (off+32)(SI), X2; \
+	VINSERTI128 $1, (off+160)(SI), Y2, Y2; \
+	VMOVDQU     (off+48)(SI), X3; \
+	VINSERTI128 $1, (off+176)(SI), Y3, Y3; \
+	VMOVDQU     (off+64)(SI), X4; \
+	VINSERTI128 $1, (off+192)(SI), Y4, Y4; \
+	VMOVDQU     (off+80)(SI), X5; \
+	VINSERTI128 $1, (off+208)(SI), Y5, Y5; \
+	VMOVDQU     (off+96)(SI), X6; \
+	VINSERTI128 $1, (off+224)(SI), Y6, Y6; \
+	VMOVDQU     (off+112)(SI), X7; \
+	VINSERTI128 $1, (off+240)(SI), Y7, Y7; \
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8); \
+	ROUND8D(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8); \
+	VMOVDQU     Y0, doff(DI); \
+	VMOVDQU     Y5, doff(DI)(R8*1); \
+	VMOVDQU     Y6, doff(DI)(R8*2); \
+	VMOVDQU     Y8, doff(DI)(R9*1); \
+	VMOVDQU     Y7, doff(DI)(R8*4); \
+	VMOVDQU     Y2, doff(DI)(R10*1); \
+	VMOVDQU     Y1, doff(DI)(R9*2); \
+	VMOVDQU     Y3, doff(DI)(R11*1)
+
+// 64 elements per iteration, so that each row receives a whole 64-byte
+// line at a time.
+//
 // func shuffle8AVX2(dst, src []byte, stride, n int)
 TEXT ·shuffle8AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -578,40 +606,16 @@ TEXT ·shuffle8AVX2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU     (SI), X0
-	VINSERTI128 $1, 128(SI), Y0, Y0
-	VMOVDQU     16(SI), X1
-	VINSERTI128 $1, 144(SI), Y1, Y1
-	VMOVDQU     32(SI), X2
-	VINSERTI128 $1, 160(SI), Y2, Y2
-	VMOVDQU     48(SI), X3
-	VINSERTI128 $1, 176(SI), Y3, Y3
-	VMOVDQU     64(SI), X4
-	VINSERTI128 $1, 192(SI), Y4, Y4
-	VMOVDQU     80(SI), X5
-	VINSERTI128 $1, 208(SI), Y5, Y5
-	VMOVDQU     96(SI), X6
-	VINSERTI128 $1, 224(SI), Y6, Y6
-	VMOVDQU     112(SI), X7
-	VINSERTI128 $1, 240(SI), Y7, Y7
-	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
-	ROUND8D(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8)
-	VMOVDQU     Y0, (DI)
-	VMOVDQU     Y5, (DI)(R8*1)
-	VMOVDQU     Y6, (DI)(R8*2)
-	VMOVDQU     Y8, (DI)(R9*1)
-	VMOVDQU     Y7, (DI)(R8*4)
-	VMOVDQU     Y2, (DI)(R10*1)
-	VMOVDQU     Y1, (DI)(R9*2)
-	VMOVDQU     Y3, (DI)(R11*1)
-	ADDQ        $256, SI
-	ADDQ        $32, DI
-	DECQ        AX
-	JNZ         loop
+	SHUF8AVX2(0, 0)
+	SHUF8AVX2(256, 32)
+	ADDQ $512, SI
+	ADDQ $64, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER
@@ -689,33 +693,42 @@ done:
 	VZEROUPPER
 	RET
 
-// Lane 1 holds elements 16..31 (lane 0 of the result: elements 0..15).
-//
+// Groups of 32 elements (lane 1 of the rows: elements 16..31), two per
+// iteration.
+#define UNSHUF2V(off, doff, r0, r1, r2, x0, x2) \
+	VMOVDQU off(SI), r0; VMOVDQU off(SI)(R8*1), r1; \
+	ZIP(r0, r1, r2); \
+	VMOVDQU x0, doff(DI); VMOVDQU x2, (doff+16)(DI); \
+	VEXTRACTI128 $1, r0, (doff+32)(DI); VEXTRACTI128 $1, r2, (doff+48)(DI)
+
 // func unshuffle2AVX2(dst, src []byte, stride, n int)
 TEXT ·unshuffle2AVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
 	MOVQ src_base+24(FP), SI
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU      (SI), Y0
-	VMOVDQU      (SI)(R8*1), Y1
-	ZIP(Y0, Y1, Y2)
-	VMOVDQU      X0, (DI)
-	VMOVDQU      X2, 16(DI)
-	VEXTRACTI128 $1, Y0, 32(DI)
-	VEXTRACTI128 $1, Y2, 48(DI)
-	ADDQ         $32, SI
-	ADDQ         $64, DI
-	DECQ         AX
-	JNZ          loop
+	UNSHUF2V(0, 0, Y0, Y1, Y2, X0, X2)
+	UNSHUF2V(32, 64, Y3, Y4, Y5, X3, X5)
+	ADDQ $64, SI
+	ADDQ $128, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER
 	RET
+
+// Groups of 32 elements, two per iteration; L = r0 r3 r4 r1.
+#define UNSHUF4V(off, doff, r0, r1, r2, r3, r4, x0, x1, x3, x4) \
+	VMOVDQU off(SI), r0; VMOVDQU off(SI)(R8*1), r1; VMOVDQU off(SI)(R8*2), r2; VMOVDQU off(SI)(R9*1), r3; \
+	ROUNDS4AB(r0, r1, r2, r3, r4); \
+	VMOVDQU x0, doff(DI); VMOVDQU x3, (doff+16)(DI); VMOVDQU x4, (doff+32)(DI); VMOVDQU x1, (doff+48)(DI); \
+	VEXTRACTI128 $1, r0, (doff+64)(DI); VEXTRACTI128 $1, r3, (doff+80)(DI); \
+	VEXTRACTI128 $1, r4, (doff+96)(DI); VEXTRACTI128 $1, r1, (doff+112)(DI)
 
 // func unshuffle4AVX2(dst, src []byte, stride, n int)
 TEXT ·unshuffle4AVX2(SB), NOSPLIT, $0-64
@@ -724,31 +737,32 @@ TEXT ·unshuffle4AVX2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU      (SI), Y0
-	VMOVDQU      (SI)(R8*1), Y1
-	VMOVDQU      (SI)(R8*2), Y2
-	VMOVDQU      (SI)(R9*1), Y3
-	ROUNDS4AB(Y0, Y1, Y2, Y3, Y4) // L = Y0 Y3 Y4 Y1
-	VMOVDQU      X0, (DI)
-	VMOVDQU      X3, 16(DI)
-	VMOVDQU      X4, 32(DI)
-	VMOVDQU      X1, 48(DI)
-	VEXTRACTI128 $1, Y0, 64(DI)
-	VEXTRACTI128 $1, Y3, 80(DI)
-	VEXTRACTI128 $1, Y4, 96(DI)
-	VEXTRACTI128 $1, Y1, 112(DI)
-	ADDQ         $32, SI
-	ADDQ         $128, DI
-	DECQ         AX
-	JNZ          loop
+	UNSHUF4V(0, 0, Y0, Y1, Y2, Y3, Y4, X0, X1, X3, X4)
+	UNSHUF4V(32, 128, Y5, Y6, Y7, Y8, Y9, X5, X6, X8, X9)
+	ADDQ $64, SI
+	ADDQ $256, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER
 	RET
+
+// Groups of 32 elements, two per iteration; L = Y0 Y6 Y7 Y1 Y8 Y2 Y3 Y4.
+#define UNSHUF8V(off, doff) \
+	VMOVDQU off(SI), Y0; VMOVDQU off(SI)(R8*1), Y1; VMOVDQU off(SI)(R8*2), Y2; VMOVDQU off(SI)(R9*1), Y3; \
+	VMOVDQU off(SI)(R8*4), Y4; VMOVDQU off(SI)(R10*1), Y5; VMOVDQU off(SI)(R9*2), Y6; VMOVDQU off(SI)(R11*1), Y7; \
+	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8); \
+	VMOVDQU X0, doff(DI); VMOVDQU X6, (doff+16)(DI); VMOVDQU X7, (doff+32)(DI); VMOVDQU X1, (doff+48)(DI); \
+	VMOVDQU X8, (doff+64)(DI); VMOVDQU X2, (doff+80)(DI); VMOVDQU X3, (doff+96)(DI); VMOVDQU X4, (doff+112)(DI); \
+	VEXTRACTI128 $1, Y0, (doff+128)(DI); VEXTRACTI128 $1, Y6, (doff+144)(DI); \
+	VEXTRACTI128 $1, Y7, (doff+160)(DI); VEXTRACTI128 $1, Y1, (doff+176)(DI); \
+	VEXTRACTI128 $1, Y8, (doff+192)(DI); VEXTRACTI128 $1, Y2, (doff+208)(DI); \
+	VEXTRACTI128 $1, Y3, (doff+224)(DI); VEXTRACTI128 $1, Y4, (doff+240)(DI)
 
 // func unshuffle8AVX2(dst, src []byte, stride, n int)
 TEXT ·unshuffle8AVX2(SB), NOSPLIT, $0-64
@@ -757,39 +771,16 @@ TEXT ·unshuffle8AVX2(SB), NOSPLIT, $0-64
 	MOVQ stride+48(FP), R8
 	MOVQ n+56(FP), AX
 	STRIDES
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU      (SI), Y0
-	VMOVDQU      (SI)(R8*1), Y1
-	VMOVDQU      (SI)(R8*2), Y2
-	VMOVDQU      (SI)(R9*1), Y3
-	VMOVDQU      (SI)(R8*4), Y4
-	VMOVDQU      (SI)(R10*1), Y5
-	VMOVDQU      (SI)(R9*2), Y6
-	VMOVDQU      (SI)(R11*1), Y7
-	ROUNDS8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8) // L = Y0 Y6 Y7 Y1 Y8 Y2 Y3 Y4
-	VMOVDQU      X0, (DI)
-	VMOVDQU      X6, 16(DI)
-	VMOVDQU      X7, 32(DI)
-	VMOVDQU      X1, 48(DI)
-	VMOVDQU      X8, 64(DI)
-	VMOVDQU      X2, 80(DI)
-	VMOVDQU      X3, 96(DI)
-	VMOVDQU      X4, 112(DI)
-	VEXTRACTI128 $1, Y0, 128(DI)
-	VEXTRACTI128 $1, Y6, 144(DI)
-	VEXTRACTI128 $1, Y7, 160(DI)
-	VEXTRACTI128 $1, Y1, 176(DI)
-	VEXTRACTI128 $1, Y8, 192(DI)
-	VEXTRACTI128 $1, Y2, 208(DI)
-	VEXTRACTI128 $1, Y3, 224(DI)
-	VEXTRACTI128 $1, Y4, 240(DI)
-	ADDQ         $32, SI
-	ADDQ         $256, DI
-	DECQ         AX
-	JNZ          loop
+	UNSHUF8V(0, 0)
+	UNSHUF8V(32, 256)
+	ADDQ $64, SI
+	ADDQ $512, DI
+	DECQ AX
+	JNZ  loop
 
 done:
 	VZEROUPPER

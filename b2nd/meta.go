@@ -49,11 +49,11 @@ type Meta struct {
 func (m *Meta) NDim() int { return len(m.Shape) }
 
 // EncodedLen is the length of the encoded metalayer: 12 + 19·ndim +
-// len(DType), or 5 + 19·ndim without a dtype.
+// len(DType), or 6 + 19·ndim without a dtype.
 func (m *Meta) EncodedLen() int {
-	n := 5 + 19*len(m.Shape)
+	n := 6 + 19*len(m.Shape)
 	if !m.NoDType {
-		n += 7 + len(m.DType)
+		n += 6 + len(m.DType)
 	}
 	return n
 }

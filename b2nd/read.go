@@ -2,6 +2,8 @@ package b2nd
 
 import (
 	"fmt"
+	"sync"
+	"sync/atomic"
 
 	"github.com/blosc2go/blosc2"
 )
@@ -74,32 +76,77 @@ func (r *sliceReader) readSlice(out []byte, start, stop []int64) error {
 	}
 	nd := g.ndim
 	clo := make([]int64, nd) // chunk grid box, inclusive
-	chi := make([]int64, nd)
+	cext := make([]int64, nd)
+	count := int64(1)
 	for i := range nd {
 		clo[i] = start[i] / g.cs[i]
-		chi[i] = (stop[i] - 1) / g.cs[i]
+		cext[i] = (stop[i]-1)/g.cs[i] - clo[i] + 1
+		count *= cext[i]
 	}
-	c := append([]int64(nil), clo...)
-	lo := make([]int64, nd)  // chunk's array box
-	ilo := make([]int64, nd) // intersection with the slice
-	ihi := make([]int64, nd)
-	blo := make([]int64, nd) // block grid box, inclusive
-	bhi := make([]int64, nd)
-	for {
-		for i := range nd {
-			lo[i] = c[i] * g.cs[i]
-			ilo[i] = max(lo[i], start[i])
-			ihi[i] = min(lo[i]+g.cs[i], stop[i])
-			blo[i] = (ilo[i] - lo[i]) / g.bs[i]
-			bhi[i] = (ihi[i] - 1 - lo[i]) / g.bs[i]
-		}
-		if err := r.readChunk(out, ext, start, ravel(c, g.cia), lo, ilo, ihi, blo, bhi); err != nil {
-			return err
-		}
-		if !next(c, clo, chi) {
-			return nil
-		}
+	threads := 1
+	if r.dp != nil {
+		threads = int(min(int64(r.dp.Threads), count))
 	}
+	if threads <= 1 {
+		for j := range count {
+			if err := r.readChunkOf(out, ext, start, stop, clo, cext, j); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// Several chunks and several goroutines: one chunk per goroutine at a
+	// time (each decoding its chunk serially), each with its own buffers.
+	// The chunks write disjoint parts of out.
+	var (
+		nextJob  atomic.Int64
+		firstErr error
+		errOnce  sync.Once
+		wg       sync.WaitGroup
+	)
+	dp := *r.dp
+	dp.Threads = 1
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &sliceReader{g: g, src: r.src, dp: &dp}
+			for {
+				j := nextJob.Add(1) - 1
+				if j >= count {
+					return
+				}
+				if err := w.readChunkOf(out, ext, start, stop, clo, cext, j); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					nextJob.Store(count)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// readChunkOf reads the part of the slice [start, stop) (extents ext) that
+// lies in the j-th chunk, in C order, of the chunk box at clo of extents
+// cext.
+func (r *sliceReader) readChunkOf(out []byte, ext, start, stop, clo, cext []int64, j int64) error {
+	g := r.g
+	nd := g.ndim
+	var buf [6 * MaxDim]int64
+	c, lo, ilo, ihi, blo, bhi := buf[0:nd], buf[MaxDim:MaxDim+nd], buf[2*MaxDim:2*MaxDim+nd],
+		buf[3*MaxDim:3*MaxDim+nd], buf[4*MaxDim:4*MaxDim+nd], buf[5*MaxDim:5*MaxDim+nd]
+	unravel(j, cext, c)
+	for i := range nd {
+		c[i] += clo[i]
+		lo[i] = c[i] * g.cs[i]
+		ilo[i] = max(lo[i], start[i])
+		ihi[i] = min(lo[i]+g.cs[i], stop[i])
+		blo[i] = (ilo[i] - lo[i]) / g.bs[i]
+		bhi[i] = (ihi[i] - 1 - lo[i]) / g.bs[i]
+	}
+	return r.readChunk(out, ext, start, ravel(c, g.cia), lo, ilo, ihi, blo, bhi)
 }
 
 // wholeChunk decompresses chunk k into r.chunkBuf and returns it.

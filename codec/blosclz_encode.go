@@ -63,10 +63,6 @@ func blzHash(seq uint32, shift uint) uint32 {
 	return (seq * 2654435761) >> (shift & 31) & (1<<blzHashLog - 1)
 }
 
-func blzLoad32(b []byte, i int) uint32 {
-	return binary.LittleEndian.Uint32(b[i:])
-}
-
 // blzExtend returns how far a match that has matched up to p (copying from
 // r < p) reaches: one past the first mismatching byte, or bound if the bytes
 // agree up to bound. This is the common result of C's get_match,
@@ -100,51 +96,49 @@ func blzExtend(in []byte, p, bound, r int) int {
 // byte counting for matches and in never hashing a second position.
 func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 	hashlen := 1 << hl
-	limit := len(in)
-	if limit > hashlen {
-		limit = hashlen
+	if len(in) > hashlen {
+		in = in[:hashlen]
 	}
-	in = in[:limit]
 	clear(ht[:hashlen])
 	shift := 32 - hl
-	bound := limit - 1
-	iplimit := limit - 12
+	bound := len(in) - 1
 
 	ip := 0
 	copied := 4
 	oc := 5
-	for ip < iplimit {
-		anchor := ip
-		seq := blzLoad32(in, ip)
+	// The loop bound is written against len(in) so that the compiler can
+	// drop the bounds checks of the loads at ip.
+	for ip < len(in)-12 {
+		seq := binary.LittleEndian.Uint32(in[ip:])
 		h := blzHash(seq, shift)
 		ref := int(ht[h])
-		dist := anchor - ref
-		ht[h] = uint32(anchor)
-		if dist != 0 && dist < blzMaxFar && blzLoad32(in, ref) == seq {
-			ip = blzExtend(in, anchor+4, bound, ref+4) - blzIPShift
-			n := ip - anchor
-			if n >= blzMinLen {
+		ht[h] = uint32(ip)
+		// Every table entry is an earlier position (or 0), so
+		// ref < ip is C's "distance != 0".
+		if ref < ip && ip-ref < blzMaxFar && binary.LittleEndian.Uint32(in[ref:]) == seq {
+			p := blzExtend(in, ip+4, bound, ref+4) - blzIPShift
+			if n := p - ip; n >= blzMinLen {
 				if copied == 0 {
-					oc--
+					oc-- // no literal run: its count byte goes
 				}
 				copied = 0
 				if n >= 7 {
 					oc += (n-7)/255 + 1
 				}
-				if dist-1 < blzMaxDistance {
-					oc += 2
+				// The match, plus the next run's count byte.
+				if ip-ref-1 < blzMaxDistance {
+					oc += 2 + 1
 				} else {
-					oc += 4
+					oc += 4 + 1
 				}
-				ht[blzHash(blzLoad32(in, ip), shift)] = uint32(ip)
-				ip += 2
-				oc++
+				ht[blzHash(binary.LittleEndian.Uint32(in[p:]), shift)] = uint32(p)
+				ip = p + 2
 				continue
 			}
 		}
 		// Literal.
 		oc++
-		ip = anchor + 1
+		ip++
 		copied++
 		if copied == blzMaxCopy {
 			copied = 0
@@ -177,7 +171,6 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 
 	maxout := len(dst)
 	bound := length - 1
-	iplimit := length - 12
 	clear(ht[:1<<hl])
 	shift := 32 - hl
 
@@ -189,19 +182,20 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 	ip := 4
 	copied := 4
 
-	for ip < iplimit {
+	for ip < len(src)-12 {
 		anchor := ip
-		seq := blzLoad32(src, ip)
+		seq := binary.LittleEndian.Uint32(src[ip:])
 		h := blzHash(seq, shift)
 		ref := int(ht[h])
-		dist := anchor - ref
 		ht[h] = uint32(anchor)
 
-		n := 0
-		if dist != 0 && dist < blzMaxFar && blzLoad32(src, ref) == seq {
+		n, dist := 0, 0
+		// ref < anchor is C's "distance != 0" (entries are earlier
+		// positions or 0).
+		if ref < anchor && anchor-ref < blzMaxFar && binary.LittleEndian.Uint32(src[ref:]) == seq {
 			ip = blzExtend(src, anchor+4, bound, ref+4) - blzIPShift
 			n = ip - anchor
-			dist-- // biased, as stored
+			dist = anchor - ref - 1 // biased, as stored
 			if n < blzMinLen || (n <= 5 && dist >= blzMaxDistance) {
 				n = 0
 			}
@@ -278,7 +272,7 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 		// Hash the position where the match was cut back to; clevel 9
 		// also hashes the next one (from the same 4 loaded bytes
 		// shifted right, i.e. 3 bytes, exactly as C does).
-		seq = blzLoad32(src, ip)
+		seq = binary.LittleEndian.Uint32(src[ip:])
 		ht[blzHash(seq, shift)] = uint32(ip)
 		ip++
 		if clevel == 9 {

@@ -1,0 +1,196 @@
+package b2nd
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// Array is a b2nd array opened for reading. Its methods are safe for
+// concurrent use.
+type Array struct {
+	meta  Meta
+	dtype DType // zero when the dtype string is absent or not understood
+	g     *geom
+	src   chunkSource
+	dp    blosc2.DParams
+	close func() error
+
+	mu     sync.Mutex
+	closed bool
+	pool   sync.Pool // *sliceReader
+}
+
+// OpenOption configures Open and its variants.
+type OpenOption func(*openOptions) error
+
+type openOptions struct {
+	dp blosc2.DParams
+}
+
+// WithDParams sets the decompression parameters used for every chunk: the
+// goroutines per chunk and the largest chunk accepted. The default is the
+// zero DParams (one goroutine, the format's limit).
+func WithDParams(p blosc2.DParams) OpenOption {
+	return func(o *openOptions) error {
+		if p.Threads < 0 || p.MaxNbytes < 0 {
+			return fmt.Errorf("%w: DParams %+v", blosc2.ErrInvalidOption, p)
+		}
+		o.dp = p
+		return nil
+	}
+}
+
+// newArray checks the metalayer content and the frame's typesize and
+// builds the array over src.
+func newArray(metaBytes []byte, typesize int, src chunkSource, close func() error, opts []OpenOption) (*Array, error) {
+	var o openOptions
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	m, err := ParseMeta(metaBytes)
+	if err != nil {
+		return nil, err
+	}
+	g, err := newGeom(&m, typesize)
+	if err != nil {
+		return nil, err
+	}
+	if n := src.NChunks(); n != g.nchunks {
+		return nil, fmt.Errorf("%w: the frame holds %d chunks, shape %v in chunks of %v needs %d",
+			blosc2.ErrCorrupt, n, m.Shape, m.ChunkShape, g.nchunks)
+	}
+	a := &Array{meta: m, g: g, src: src, dp: o.dp, close: close}
+	if !m.NoDType && m.DTypeFormat == DTypeNumPy {
+		if dt, err := ParseDType(m.DType); err == nil {
+			a.dtype = dt
+		}
+	}
+	return a, nil
+}
+
+// Meta returns a copy of the array's metalayer.
+func (a *Array) Meta() Meta {
+	m := a.meta
+	m.Shape = slices.Clone(m.Shape)
+	m.ChunkShape = slices.Clone(m.ChunkShape)
+	m.BlockShape = slices.Clone(m.BlockShape)
+	return m
+}
+
+// NDim is the number of dimensions (0 for a scalar).
+func (a *Array) NDim() int { return a.g.ndim }
+
+// Shape returns the array's extents.
+func (a *Array) Shape() []int64 { return slices.Clone(a.meta.Shape) }
+
+// ChunkShape returns the chunk extents.
+func (a *Array) ChunkShape() []int32 { return slices.Clone(a.meta.ChunkShape) }
+
+// BlockShape returns the block extents.
+func (a *Array) BlockShape() []int32 { return slices.Clone(a.meta.BlockShape) }
+
+// DTypeString is the dtype as stored; "" when the metalayer has none.
+func (a *Array) DTypeString() string { return a.meta.DType }
+
+// DType returns the parsed dtype. When the metalayer has none (Caterva
+// arrays), it is "|S<itemsize>", as python-blosc2 assumes. Errors wrap
+// blosc2.ErrUnsupported (a non-NumPy dtype format) or
+// blosc2.ErrInvalidOption (a string NumPy would not accept).
+func (a *Array) DType() (DType, error) {
+	if a.dtype.Size != 0 {
+		return a.dtype, nil
+	}
+	if a.meta.NoDType {
+		return DType{Kind: 'S', Order: '|', Size: int(a.g.T)}, nil
+	}
+	if a.meta.DTypeFormat != DTypeNumPy {
+		return DType{}, fmt.Errorf("%w: dtype format %d", blosc2.ErrUnsupported, a.meta.DTypeFormat)
+	}
+	return ParseDType(a.meta.DType)
+}
+
+// ItemSize is the size of one element in bytes: the frame's typesize.
+func (a *Array) ItemSize() int { return int(a.g.T) }
+
+// NItems is the number of elements.
+func (a *Array) NItems() int64 { return a.g.nitems }
+
+// NBytes is the size of the whole array in C order, without padding.
+func (a *Array) NBytes() int64 { return a.g.nitems * a.g.T }
+
+// NChunks is the number of chunks of the frame.
+func (a *Array) NChunks() int64 { return a.g.nchunks }
+
+// SliceSize is the byte size of the slice [start, stop).
+func (a *Array) SliceSize(start, stop []int64) (int64, error) {
+	_, n, err := a.g.checkSlice(start, stop)
+	return n, err
+}
+
+// ReadAll appends the whole array, in C order, to dst.
+func (a *Array) ReadAll(dst []byte) ([]byte, error) {
+	return a.ReadSlice(dst, make([]int64, a.g.ndim), a.meta.Shape)
+}
+
+// ReadSlice appends the hyper-slice [start, stop) — start[i] ≤ index <
+// stop[i] in every dimension — to dst, in C order. It decodes only the
+// chunks the slice intersects and, where the slice covers few of a chunk's
+// blocks, only those blocks. A 0-d array's slice has empty start and stop.
+func (a *Array) ReadSlice(dst []byte, start, stop []int64) ([]byte, error) {
+	_, n, err := a.g.checkSlice(start, stop)
+	if err != nil {
+		return dst, err
+	}
+	if int64(int(n)) != n || n > int64(^uint(0)>>2) {
+		return dst, fmt.Errorf("%w: slice of %d bytes", blosc2.ErrTooLarge, n)
+	}
+	l := len(dst)
+	dst = slices.Grow(dst, int(n))[:l+int(n)]
+	if err := a.ReadSliceInto(dst[l:], start, stop); err != nil {
+		return dst[:l], err
+	}
+	return dst, nil
+}
+
+// ReadSliceInto is ReadSlice into out, which must hold at least the
+// slice's size (SliceSize) bytes.
+func (a *Array) ReadSliceInto(out []byte, start, stop []int64) error {
+	if err := a.checkOpen(); err != nil {
+		return err
+	}
+	r, _ := a.pool.Get().(*sliceReader)
+	if r == nil {
+		r = &sliceReader{g: a.g, src: a.src, dp: &a.dp}
+	}
+	defer a.pool.Put(r)
+	return r.readSlice(out, start, stop)
+}
+
+func (a *Array) checkOpen() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return fmt.Errorf("%w: b2nd array", blosc2.ErrClosed)
+	}
+	return nil
+}
+
+// Close releases the underlying file, if Open opened one. It is
+// idempotent.
+func (a *Array) Close() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return nil
+	}
+	a.closed = true
+	if a.close != nil {
+		return a.close()
+	}
+	return nil
+}

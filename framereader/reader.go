@@ -1,0 +1,800 @@
+package framereader
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/frame"
+)
+
+// Reader gives random access to the chunks and the uncompressed bytes of a
+// frame: a contiguous frame (from a file, a file offset, an io.ReaderAt or
+// a byte slice), a sparse frame directory, or one of the older formats
+// (beta-era frames, packed super-chunks). It is safe for concurrent use:
+// every method may be called from several goroutines at once, provided the
+// underlying io.ReaderAt is (an *os.File and a *bytes.Reader are).
+//
+// A Reader decodes only what is asked for: ReadAt decodes the chunks, and
+// inside them only the blocks, that hold the requested range.
+type Reader struct {
+	format  Format
+	h       frame.Header
+	src     source
+	idx     frame.Index
+	nchunks int
+	vl      []frame.VLMeta
+	dp      blosc2.DParams
+	closer  io.Closer
+	// unpatched: the header's sizes were never patched (see Info).
+	unpatched  bool
+	layoutOnce sync.Once
+	starts     []int64 // uncompressed start of each chunk, len nchunks+1; nil for fixed sizes
+	specSize   int     // size of the one special chunk of a variable-size frame
+	layoutErr  error
+}
+
+// source fetches stored chunks by index entry.
+type source interface {
+	// chunk returns the compressed chunk that entry e (≥ 0) designates.
+	chunk(e int64) ([]byte, error)
+	// header returns at least the first 16 bytes of that chunk.
+	header(e int64) ([]byte, error)
+}
+
+// Open opens a frame file, a sparse frame directory (or the
+// chunks.b2frame inside one), or an older-format file. The Reader keeps
+// the file open until Close.
+func Open(path string, opts ...Option) (*Reader, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return openSparse(path, opts)
+	}
+	if filepath.Base(path) == frame.SparseIndexName {
+		if r, err := openSparse(filepath.Dir(path), opts); err == nil {
+			return r, nil
+		}
+	}
+	return OpenAt(path, 0, opts...)
+}
+
+// OpenAt opens the contiguous frame that starts offset bytes into the
+// file at path. Bytes after the frame's end are ignored, as C-Blosc2's
+// blosc2_schunk_open_offset ignores them.
+func OpenAt(path string, offset int64, opts ...Option) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if offset < 0 || offset > st.Size() {
+		f.Close()
+		return nil, fmt.Errorf("%w: offset %d outside the %d-byte file %s", blosc2.ErrInvalidOption, offset, st.Size(), path)
+	}
+	r, err := NewReader(io.NewSectionReader(f, offset, st.Size()-offset), st.Size()-offset, opts...)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	r.closer = f
+	return r, nil
+}
+
+// NewReaderBytes reads the frame at the start of b. The Reader keeps b.
+func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
+	return NewReader(bytes.NewReader(b), int64(len(b)), opts...)
+}
+
+// NewReader reads the frame that starts at offset 0 of ra, which holds
+// size bytes. The frame may end before size (trailing bytes are ignored);
+// a frame whose header sizes were never patched (written to a pipe, see
+// framewriter) must end exactly at size, because nothing else says where
+// it ends.
+func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	first := make([]byte, min(size, 128))
+	if _, err := ra.ReadAt(first, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	r := &Reader{dp: o.dp}
+	switch f := detect(first, size); f {
+	case Contiguous:
+		err = r.openContiguous(ra, size)
+	case Beta:
+		err = r.openBeta(ra, size)
+	case Packed:
+		err = r.openPacked(ra, size)
+	case Sparse:
+		return nil, fmt.Errorf("%w: this is the index file of a sparse frame; open its directory", blosc2.ErrInvalidOption)
+	default:
+		return nil, unknownFormat(f, first)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// readAt reads n bytes at off, all of which must lie below size.
+func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
+	if off < 0 || n < 0 || off > size || n > size-off {
+		return nil, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
+	}
+	b := make([]byte, n)
+	if _, err := ra.ReadAt(b, off); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %s: %d bytes at offset %d: %v", blosc2.ErrTruncated, what, n, off, err)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
+	fixed, err := readAt(ra, 0, frame.FixedHeaderLen, size, "frame header")
+	if err != nil {
+		return err
+	}
+	h, err := frame.ParseFixed(fixed)
+	if err != nil {
+		return err
+	}
+	if h.FrameType != frame.TypeContiguous {
+		return fmt.Errorf("%w: frame type %d is a sparse frame's index; open its directory", blosc2.ErrInvalidOption, h.FrameType)
+	}
+	r.format = Contiguous
+	if h.Unpatched() {
+		return r.openUnpatched(ra, size, h)
+	}
+	if h.FrameLen < frame.MinFrameLen || h.FrameLen > size {
+		return fmt.Errorf("%w: frame_len %d outside [%d, %d] (the input's size)", blosc2.ErrHeader, h.FrameLen, frame.MinFrameLen, size)
+	}
+	if int64(h.HeaderLen) > h.FrameLen {
+		return fmt.Errorf("%w: header_len %d beyond frame_len %d", blosc2.ErrHeader, h.HeaderLen, h.FrameLen)
+	}
+	hdr, err := readAt(ra, 0, int64(h.HeaderLen), size, "frame header")
+	if err != nil {
+		return err
+	}
+	if err := frame.ParseMetalayers(&h, hdr); err != nil {
+		return err
+	}
+	tail, err := readAt(ra, h.FrameLen-frame.TrailerMinLen, frame.TrailerMinLen, size, "trailer")
+	if err != nil {
+		return err
+	}
+	tl, err := frame.TrailerLenAt(tail)
+	if err != nil {
+		return err
+	}
+	if tl < frame.TrailerMinLen || tl > h.FrameLen-frame.FixedHeaderLen {
+		return fmt.Errorf("%w: trailer_len %d outside [%d, frame_len-%d = %d]", blosc2.ErrHeader, tl, frame.TrailerMinLen, frame.FixedHeaderLen, h.FrameLen-frame.FixedHeaderLen)
+	}
+	trailerStart := h.FrameLen - tl
+	if h.Nbytes == 0 {
+		trailerStart = int64(h.HeaderLen)
+	}
+	if trailerStart < int64(h.HeaderLen) || trailerStart > h.FrameLen {
+		return fmt.Errorf("%w: trailer at %d, before the end of the %d-byte header", blosc2.ErrHeader, trailerStart, h.HeaderLen)
+	}
+	if h.Cbytes < 0 || h.Cbytes > trailerStart-int64(h.HeaderLen) {
+		return fmt.Errorf("%w: cbytes %d: the index would start past the trailer at %d", blosc2.ErrHeader, h.Cbytes, trailerStart)
+	}
+	var idxChunk []byte
+	if h.Nbytes > 0 {
+		idxStart := int64(h.HeaderLen) + h.Cbytes
+		idxChunk, err = readAt(ra, idxStart, trailerStart-idxStart, size, "index chunk")
+		if err != nil {
+			return err
+		}
+	}
+	trailer, err := readAt(ra, trailerStart, h.FrameLen-trailerStart, size, "trailer")
+	if err != nil {
+		return err
+	}
+	if err := r.setup(h, idxChunk, trailer); err != nil {
+		return err
+	}
+	r.src = &contiguousSource{ra: ra, base: int64(h.HeaderLen), cbytes: h.Cbytes}
+	return r.checkEntries()
+}
+
+// setup parses the index and the trailer and derives the chunk count.
+func (r *Reader) setup(h frame.Header, idxChunk, trailer []byte) error {
+	r.h = h
+	if h.Nbytes < 0 {
+		return fmt.Errorf("%w: nbytes %d", blosc2.ErrHeader, h.Nbytes)
+	}
+	want := -1
+	switch {
+	case h.Nbytes == 0:
+		r.nchunks = 0
+	case h.ChunkSize > 0:
+		n := (h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize)
+		if n > frame.MaxChunks {
+			return fmt.Errorf("%w: nbytes %d and chunksize %d make %d chunks, at most %d", blosc2.ErrHeader, h.Nbytes, h.ChunkSize, n, frame.MaxChunks)
+		}
+		want = int(n)
+	case h.ChunkSize == 0:
+	default:
+		return fmt.Errorf("%w: chunksize %d with nbytes %d", blosc2.ErrHeader, h.ChunkSize, h.Nbytes)
+	}
+	if h.Nbytes > 0 {
+		idx, err := frame.DecodeIndex(idxChunk, want)
+		if err != nil {
+			return err
+		}
+		r.idx = idx
+		r.nchunks = idx.Len()
+		if int64(r.nchunks) > h.Nbytes {
+			return fmt.Errorf("%w: %d chunks cannot hold nbytes %d", blosc2.ErrCorrupt, r.nchunks, h.Nbytes)
+		}
+	}
+	if trailer != nil {
+		vl, err := frame.ParseTrailer(trailer)
+		if err != nil {
+			return err
+		}
+		r.vl = vl
+	}
+	return nil
+}
+
+// checkEntries validates every index entry of a contiguous frame as
+// validate_offsets_chunk does, plus the special kinds.
+func (r *Reader) checkEntries() error {
+	limit := r.h.Cbytes - blosc2.ExtendedHeaderLen
+	if r.format != Contiguous && r.format != Beta {
+		limit = -1
+	}
+	n := r.nchunks
+	if n > 0 && r.idx.At(0) == r.idx.At(n-1) && r.idxRepeated() {
+		n = 1 // one value repeated: one check
+	}
+	for i := range n {
+		e := r.idx.At(i)
+		if e < 0 {
+			if frame.EntryKind(e) == blosc2.SpecialNone {
+				return fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
+			}
+			continue
+		}
+		if limit >= 0 && e > limit {
+			return fmt.Errorf("%w: index entry %d: chunk at %d, past the chunks section (cbytes %d)", blosc2.ErrCorrupt, i, e, r.h.Cbytes)
+		}
+	}
+	return nil
+}
+
+func (r *Reader) idxRepeated() bool { return r.idx.Repeated() }
+
+// contiguousSource reads chunks from the chunks section of a frame.
+type contiguousSource struct {
+	ra     io.ReaderAt
+	base   int64 // frame position of the chunks section
+	cbytes int64 // its length
+}
+
+func (s *contiguousSource) header(e int64) ([]byte, error) {
+	if e < 0 || e+blosc2.MinHeaderLen > s.cbytes {
+		return nil, fmt.Errorf("%w: chunk at %d: header past the chunks section (cbytes %d)", blosc2.ErrCorrupt, e, s.cbytes)
+	}
+	n := min(int64(blosc2.ExtendedHeaderLen), s.cbytes-e)
+	return readAt(s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
+}
+
+func (s *contiguousSource) chunk(e int64) ([]byte, error) {
+	hb, err := s.header(e)
+	if err != nil {
+		return nil, err
+	}
+	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
+	if cb < blosc2.MinHeaderLen || cb > s.cbytes-e {
+		return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
+	}
+	return readAt(s.ra, s.base+e, cb, s.base+s.cbytes, "chunk")
+}
+
+// Format is the container format of the frame.
+func (r *Reader) Format() Format { return r.format }
+
+// Close releases the file Open or OpenAt opened; for other readers it does
+// nothing. It is safe to call more than once.
+func (r *Reader) Close() error {
+	if r.closer == nil {
+		return nil
+	}
+	c := r.closer
+	r.closer = nil
+	return c.Close()
+}
+
+// NumChunks is the number of chunks, special ones included.
+func (r *Reader) NumChunks() int { return r.nchunks }
+
+// Size is the total uncompressed size: the header's nbytes.
+func (r *Reader) Size() int64 { return r.h.Nbytes }
+
+// ChunkInfo describes one chunk of a frame.
+type ChunkInfo struct {
+	// Entry is the raw index entry: the chunk's offset from the end of the
+	// header (contiguous frames), its file number (sparse frames), its
+	// position in the buffer (packed super-chunks), or a negative special
+	// value.
+	Entry int64
+	// Special is the kind of an implied chunk (zeros, NaN, uninit) that the
+	// index records instead of storing it, or SpecialNone.
+	Special blosc2.Special
+	// Nbytes is the chunk's uncompressed size.
+	Nbytes int
+	// Cbytes is its stored size: 0 for an implied chunk.
+	Cbytes int
+	// Start is the position of its first byte in the uncompressed data.
+	Start int64
+	// Header is the chunk header (for an implied chunk, that of the chunk
+	// C-Blosc2 would synthesize).
+	Header blosc2.Header
+}
+
+// ChunkInfo returns what the index and the chunk header say of chunk i.
+func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
+	if err := r.checkIndex(i); err != nil {
+		return ChunkInfo{}, err
+	}
+	start, n, err := r.chunkRange(i)
+	if err != nil {
+		return ChunkInfo{}, err
+	}
+	ci := ChunkInfo{Entry: r.idx.At(i), Nbytes: n, Start: start}
+	if ci.Entry < 0 {
+		ci.Special = frame.EntryKind(ci.Entry)
+		c, err := r.Chunk(i)
+		if err != nil {
+			return ci, err
+		}
+		ci.Header, err = blosc2.ParseHeader(c)
+		return ci, err
+	}
+	hb, err := r.src.header(ci.Entry)
+	if err != nil {
+		return ci, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	cb := int(int32(binary.LittleEndian.Uint32(hb[12:])))
+	if cb <= 4096 || hb[31]>>4&7 == uint8(blosc2.SpecialValue) {
+		// Small chunks (and repeated-value ones, whose value follows the
+		// header) are read whole.
+		if hb, err = r.src.chunk(ci.Entry); err != nil {
+			return ci, fmt.Errorf("chunk %d: %w", i, err)
+		}
+	}
+	ci.Header, err = parseHeaderPrefix(hb, cb)
+	ci.Cbytes = ci.Header.Cbytes
+	if err != nil {
+		return ci, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	return ci, nil
+}
+
+// parseHeaderPrefix parses the header of a chunk of cb bytes from its
+// first bytes hb, with the checks of blosc2.ParseHeader that do not need
+// the rest of the chunk.
+func parseHeaderPrefix(hb []byte, cb int) (blosc2.Header, error) {
+	if cb <= len(hb) {
+		return blosc2.ParseHeader(hb[:cb])
+	}
+	// ParseHeader compares a memcpyed chunk's cbytes with nbytes; with
+	// cbytes pointing at the prefix that check would fail, so clear the bit
+	// for the parse and make the check here.
+	pad := bytes.Clone(hb)
+	memcpy := pad[2]&0x02 != 0
+	pad[2] &^= 0x02
+	binary.LittleEndian.PutUint32(pad[12:], uint32(len(pad)))
+	h, err := blosc2.ParseHeader(pad)
+	h.Flags, h.Cbytes = hb[2], cb
+	if err != nil {
+		return h, err
+	}
+	if memcpy && h.VLBlocks() {
+		return h, fmt.Errorf("%w: VL-block chunk marked memcpyed", blosc2.ErrHeader)
+	}
+	if memcpy && h.Special() == blosc2.SpecialNone && cb != h.Nbytes+h.HeaderLen() {
+		return h, fmt.Errorf("%w: memcpyed chunk with cbytes %d, want nbytes+%d = %d", blosc2.ErrHeader, cb, h.HeaderLen(), h.Nbytes+h.HeaderLen())
+	}
+	return h, nil
+}
+
+func (r *Reader) checkIndex(i int) error {
+	if i < 0 || i >= r.nchunks {
+		return fmt.Errorf("%w: chunk %d of a frame with %d chunks", blosc2.ErrInvalidOption, i, r.nchunks)
+	}
+	return nil
+}
+
+// Chunk returns the compressed bytes of chunk i. For an implied chunk it
+// returns the 32-byte special chunk C-Blosc2 synthesizes (frame_special_chunk).
+func (r *Reader) Chunk(i int) ([]byte, error) {
+	if err := r.checkIndex(i); err != nil {
+		return nil, err
+	}
+	e := r.idx.At(i)
+	if e < 0 {
+		_, n, err := r.chunkRange(i)
+		if err != nil {
+			return nil, err
+		}
+		c, err := blosc2.AppendSpecial(nil, frame.EntryKind(e), n, int(r.h.TypeSize), int(r.h.BlockSize), nil)
+		if err != nil {
+			return nil, fmt.Errorf("chunk %d (special %v, %d bytes, typesize %d): %w", i, frame.EntryKind(e), n, r.h.TypeSize, err)
+		}
+		return c, nil
+	}
+	c, err := r.src.chunk(e)
+	if err != nil {
+		return nil, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	return c, nil
+}
+
+// chunk returns chunk i checked against the size the frame implies.
+func (r *Reader) checkedChunk(i int) ([]byte, int64, int, error) {
+	start, n, err := r.chunkRange(i)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	c, err := r.Chunk(i)
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	h, err := blosc2.ParseHeader(c)
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	if h.Nbytes != n {
+		return nil, 0, 0, fmt.Errorf("%w: chunk %d holds %d bytes, the frame layout says %d", blosc2.ErrCorrupt, i, h.Nbytes, n)
+	}
+	return c, start, n, nil
+}
+
+// DecodeChunk decodes chunk i and appends its bytes to dst. Implied
+// uninitialized chunks decode to zeros.
+func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
+	c, _, _, err := r.checkedChunk(i)
+	if err != nil {
+		return dst, err
+	}
+	out, err := blosc2.DecompressWith(dst, c, &r.dp)
+	if err != nil {
+		return dst, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	return out, nil
+}
+
+// DecodeChunkItems decodes items [start, start+n) of chunk i, an item
+// being the chunk header's typesize, and appends them to dst. Only the
+// blocks holding them are decoded.
+func (r *Reader) DecodeChunkItems(dst []byte, i, start, n int) ([]byte, error) {
+	c, _, _, err := r.checkedChunk(i)
+	if err != nil {
+		return dst, err
+	}
+	out, err := blosc2.GetItems(dst, c, start, n)
+	if err != nil {
+		return dst, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	return out, nil
+}
+
+// chunkRange returns the uncompressed start and size of chunk i.
+func (r *Reader) chunkRange(i int) (int64, int, error) {
+	if cs := int64(r.h.ChunkSize); cs > 0 {
+		start := int64(i) * cs
+		n := min(cs, r.h.Nbytes-start)
+		if n <= 0 {
+			return 0, 0, fmt.Errorf("%w: chunk %d starts at %d, past nbytes %d", blosc2.ErrCorrupt, i, start, r.h.Nbytes)
+		}
+		return start, int(n), nil
+	}
+	r.layoutOnce.Do(r.buildLayout)
+	if r.layoutErr != nil {
+		return 0, 0, r.layoutErr
+	}
+	return r.starts[i], int(r.starts[i+1] - r.starts[i]), nil
+}
+
+// buildLayout reads the size of every stored chunk of a variable-size
+// frame (one chunk header each) and derives the size of the one implied
+// chunk it may have.
+func (r *Reader) buildLayout() {
+	starts := make([]int64, r.nchunks+1)
+	special := -1
+	var total int64
+	for i := range r.nchunks {
+		e := r.idx.At(i)
+		if e < 0 {
+			if special >= 0 {
+				r.layoutErr = fmt.Errorf("%w: variable-size frame with implied chunks %d and %d: their sizes are unknowable", blosc2.ErrCorrupt, special, i)
+				return
+			}
+			special = i
+			continue
+		}
+		hb, err := r.src.header(e)
+		if err != nil {
+			r.layoutErr = fmt.Errorf("chunk %d: %w", i, err)
+			return
+		}
+		n := int64(int32(binary.LittleEndian.Uint32(hb[4:])))
+		if n < 0 {
+			r.layoutErr = fmt.Errorf("%w: chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
+			return
+		}
+		starts[i+1] = n
+		total += n
+	}
+	if special >= 0 {
+		n := r.h.Nbytes - total
+		if n <= 0 || n > blosc2.MaxBufferSize {
+			r.layoutErr = fmt.Errorf("%w: the implied chunk %d of a variable-size frame would hold %d bytes", blosc2.ErrCorrupt, special, n)
+			return
+		}
+		starts[special+1] = n
+		total += n
+	}
+	if total != r.h.Nbytes {
+		r.layoutErr = fmt.Errorf("%w: chunks hold %d bytes, the header says nbytes %d", blosc2.ErrCorrupt, total, r.h.Nbytes)
+		return
+	}
+	for i := range r.nchunks {
+		starts[i+1] += starts[i]
+	}
+	r.starts = starts
+}
+
+// chunkAt returns the chunk holding uncompressed byte off.
+func (r *Reader) chunkAt(off int64) (int, error) {
+	if cs := int64(r.h.ChunkSize); cs > 0 {
+		return int(off / cs), nil
+	}
+	r.layoutOnce.Do(r.buildLayout)
+	if r.layoutErr != nil {
+		return 0, r.layoutErr
+	}
+	return sort.Search(r.nchunks, func(i int) bool { return r.starts[i+1] > off }), nil
+}
+
+// ReadAt reads len(p) uncompressed bytes starting at off (io.ReaderAt). It
+// decodes only the chunks, and within them only the blocks, that hold the
+// range.
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
+	}
+	if off >= r.h.Nbytes {
+		return 0, io.EOF
+	}
+	want := len(p)
+	if int64(want) > r.h.Nbytes-off {
+		p = p[:r.h.Nbytes-off]
+	}
+	done := 0
+	i, err := r.chunkAt(off)
+	if err != nil {
+		return 0, err
+	}
+	for done < len(p) {
+		c, start, n, err := r.checkedChunk(i)
+		if err != nil {
+			return done, err
+		}
+		lo := int(off + int64(done) - start)
+		m := min(n-lo, len(p)-done)
+		if lo == 0 && m == n {
+			if _, err := blosc2.DecompressTo(p[done:done+n], c, &r.dp); err != nil {
+				return done, fmt.Errorf("chunk %d: %w", i, err)
+			}
+			if h, _ := blosc2.ParseHeader(c); h.Special() == blosc2.SpecialUninit {
+				clear(p[done : done+n])
+			}
+		} else if err := decodeRange(p[done:done+m], c, lo, &r.dp); err != nil {
+			return done, fmt.Errorf("chunk %d: %w", i, err)
+		}
+		done += m
+		i++
+	}
+	if done < want {
+		return done, io.EOF
+	}
+	return done, nil
+}
+
+// decodeRange decodes bytes [off, off+len(out)) of chunk into out,
+// decoding only the blocks that hold them when the items line up.
+func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
+	h, err := blosc2.ParseHeader(chunk)
+	if err != nil {
+		return err
+	}
+	ts := h.TypeSize
+	if h.Nbytes%ts == 0 && !h.VLBlocks() {
+		first := off / ts
+		last := (off + len(out) + ts - 1) / ts
+		buf, err := blosc2.GetItems(nil, chunk, first, last-first)
+		if err != nil {
+			return err
+		}
+		copy(out, buf[off-first*ts:])
+		return nil
+	}
+	buf, err := blosc2.DecompressWith(nil, chunk, dp)
+	if err != nil {
+		return err
+	}
+	copy(out, buf[off:])
+	return nil
+}
+
+// Metalayer is a fixed metalayer of the header: a name and raw bytes.
+type Metalayer struct {
+	Name    string
+	Content []byte
+}
+
+// Metalayers returns the fixed metalayers in header order. The contents
+// are copies.
+func (r *Reader) Metalayers() []Metalayer {
+	out := make([]Metalayer, len(r.h.Metalayers))
+	for i, m := range r.h.Metalayers {
+		out[i] = Metalayer{Name: m.Name, Content: bytes.Clone(m.Content)}
+	}
+	return out
+}
+
+// Metalayer returns a copy of the content of the named metalayer.
+func (r *Reader) Metalayer(name string) ([]byte, bool) {
+	for _, m := range r.h.Metalayers {
+		if m.Name == name {
+			return bytes.Clone(m.Content), true
+		}
+	}
+	return nil, false
+}
+
+// MetalayerValue decodes the named metalayer as msgpack (as b2nd and
+// python-blosc2 store them); see DecodeMsgpack.
+func (r *Reader) MetalayerValue(name string) (any, error) {
+	b, ok := r.Metalayer(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: no metalayer %q", blosc2.ErrInvalidOption, name)
+	}
+	return DecodeMsgpack(b)
+}
+
+// VLMetalayerNames returns the names of the variable-length metalayers
+// in trailer order.
+func (r *Reader) VLMetalayerNames() []string {
+	out := make([]string, len(r.vl))
+	for i, m := range r.vl {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// VLMetalayerChunk returns the stored form of the named vlmetalayer: a
+// Blosc2 chunk (copied).
+func (r *Reader) VLMetalayerChunk(name string) ([]byte, bool) {
+	for _, m := range r.vl {
+		if m.Name == name {
+			return bytes.Clone(m.Chunk), true
+		}
+	}
+	return nil, false
+}
+
+// VLMetalayer returns the decompressed content of the named vlmetalayer.
+// As blosc2_vlmeta_get, it requires the chunk's cbytes to equal the stored
+// length.
+func (r *Reader) VLMetalayer(name string) ([]byte, error) {
+	c, ok := r.VLMetalayerChunk(name)
+	if !ok {
+		return nil, fmt.Errorf("%w: no vlmetalayer %q", blosc2.ErrInvalidOption, name)
+	}
+	return decodeVLMeta(name, c, &r.dp)
+}
+
+func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
+	h, err := blosc2.ParseHeader(c)
+	if err != nil {
+		return nil, fmt.Errorf("vlmetalayer %q: %w", name, err)
+	}
+	if h.Cbytes != len(c) {
+		return nil, fmt.Errorf("%w: vlmetalayer %q: chunk of %d bytes stored in %d", blosc2.ErrCorrupt, name, h.Cbytes, len(c))
+	}
+	out, err := blosc2.DecompressWith(nil, c, dp)
+	if err != nil {
+		return nil, fmt.Errorf("vlmetalayer %q: %w", name, err)
+	}
+	return out, nil
+}
+
+// VLMetalayerValue decodes the named vlmetalayer's content as msgpack,
+// which is how python-blosc2 stores vlmeta values.
+func (r *Reader) VLMetalayerValue(name string) (any, error) {
+	b, err := r.VLMetalayer(name)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeMsgpack(b)
+}
+
+// DecodeMsgpack decodes b, which must be exactly one msgpack value, into
+// Go values: nil, bool, int64 (uint64 above MaxInt64), float32, float64,
+// string, []byte, []any, map[string]any (map[any]any when some key is not
+// a string) and Ext for extension types.
+func DecodeMsgpack(b []byte) (any, error) { return frame.DecodeMsgpack(b) }
+
+// Ext is a msgpack extension value (DecodeMsgpack).
+type Ext = frame.Ext
+
+// Info is the frame header, decoded.
+type Info struct {
+	Format       Format
+	Version      int   // frame format version (general_flags bits 0-3)
+	GeneralFlags uint8 // the raw byte
+	HeaderLen    int
+	FrameLen     int64
+	Nbytes       int64
+	Cbytes       int64
+	TypeSize     int
+	BlockSize    int // requested block size, 0 = automatic
+	ChunkSize    int // -1 none yet, 0 variable, >0 fixed
+	Codec        codec.ID
+	CodecMeta    uint8
+	Clevel       int
+	SplitMode    blosc2.SplitMode
+	UseDict      bool
+	Filters      [blosc2.MaxFilters]blosc2.Filter
+	TComp        int
+	TDecomp      int
+	HasVLMeta    bool // the header's flag; VLMetalayerNames is authoritative
+	VLBlocks     bool // general_flags bit 7
+	// Unpatched reports a frame whose writer never patched the header's
+	// sizes (a pipe, or a writer that died); the other fields then hold what
+	// the reader derived from the chunks, index and trailer.
+	Unpatched bool
+}
+
+// Info returns the decoded frame header.
+func (r *Reader) Info() Info {
+	h := &r.h
+	in := Info{
+		Format: r.format, Version: h.Version(), GeneralFlags: h.GeneralFlags,
+		HeaderLen: h.HeaderLen, FrameLen: h.FrameLen, Nbytes: h.Nbytes, Cbytes: h.Cbytes,
+		TypeSize: int(h.TypeSize), BlockSize: int(h.BlockSize), ChunkSize: int(h.ChunkSize),
+		Codec: codec.ID(h.Compcode()), CodecMeta: h.CodecMeta, Clevel: h.Clevel(),
+		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(),
+		TComp: int(h.TComp), TDecomp: int(h.TDecomp), HasVLMeta: h.HasVLMeta,
+		VLBlocks: h.GeneralFlags&frame.FlagVLBlocks != 0, Unpatched: r.unpatched,
+	}
+	for i := range in.Filters {
+		in.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(h.Filters[i]), Meta: h.FiltersMeta[i]}
+	}
+	return in
+}

@@ -1,0 +1,208 @@
+package frame
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// SpecialBit marks an index entry whose chunk is not stored (frame.md §5.2).
+const SpecialBit = uint64(1) << 63
+
+// SpecialEntry is the index entry for an implied chunk of kind k.
+func SpecialEntry(k blosc2.Special) int64 { return int64(SpecialBit | uint64(k)<<56) }
+
+// EntryKind returns the special kind of a negative index entry, testing
+// the bits in frame_special_chunk's order (zero, uninit, NaN); SpecialNone
+// for an entry whose bits name none of them.
+func EntryKind(e int64) blosc2.Special {
+	u := uint64(e)
+	switch {
+	case u&(uint64(blosc2.SpecialZero)<<56) != 0:
+		return blosc2.SpecialZero
+	case u&(uint64(blosc2.SpecialUninit)<<56) != 0:
+		return blosc2.SpecialUninit
+	case u&(uint64(blosc2.SpecialNaN)<<56) != 0:
+		return blosc2.SpecialNaN
+	}
+	return blosc2.SpecialNone
+}
+
+// IndexedSpecial reports whether chunks of kind k go to the index as a
+// special entry instead of being stored (frame_append_chunk).
+func IndexedSpecial(k blosc2.Special) bool {
+	return k == blosc2.SpecialZero || k == blosc2.SpecialNaN || k == blosc2.SpecialUninit
+}
+
+// IndexCParams are the parameters C-Blosc2 compresses the index with
+// (frame.md §5.3). C uses 4 threads, which only changes the block order of
+// indexes with 4096 entries or more; one goroutine gives the natural order.
+func IndexCParams() blosc2.CParams {
+	return blosc2.CParams{
+		Codec:     blosc2.BloscLZ,
+		Level:     5,
+		TypeSize:  8,
+		Filters:   blosc2.Pipeline(blosc2.Filter{ID: blosc2.Shuffle}),
+		BlockSize: 16384,
+		SplitMode: blosc2.SplitNever,
+		Threads:   1,
+	}
+}
+
+// AppendIndex compresses entries into an index chunk and appends it to dst.
+func AppendIndex(dst []byte, entries []int64) ([]byte, error) {
+	if len(entries) > MaxChunks {
+		return dst, fmt.Errorf("%w: %d chunks, an index holds at most %d", blosc2.ErrTooLarge, len(entries), MaxChunks)
+	}
+	raw := make([]byte, 8*len(entries))
+	for i, e := range entries {
+		binary.LittleEndian.PutUint64(raw[8*i:], uint64(e))
+	}
+	p := IndexCParams()
+	return blosc2.Compress(dst, raw, &p)
+}
+
+// AppendRepeatIndex appends the 40-byte repeated-value index that
+// frame_fill_special writes: n entries all equal to e.
+func AppendRepeatIndex(dst []byte, n int, e int64) ([]byte, error) {
+	var v [8]byte
+	binary.LittleEndian.PutUint64(v[:], uint64(e))
+	return blosc2.AppendSpecial(dst, blosc2.SpecialValue, 8*n, 8, 16384, v[:])
+}
+
+// Index is a decoded chunk-offsets index. An index that is one repeated
+// value (written by frame_fill_special) is kept as that value.
+type Index struct {
+	n       int
+	entries []int64
+	rep     int64
+}
+
+// Len is the number of entries.
+func (x *Index) Len() int { return x.n }
+
+// At returns entry i, 0 ≤ i < Len().
+func (x *Index) At(i int) int64 {
+	if x.entries == nil {
+		return x.rep
+	}
+	return x.entries[i]
+}
+
+// Repeated reports an index kept as one repeated value.
+func (x *Index) Repeated() bool { return x.entries == nil }
+
+// Entries returns a copy of every entry.
+func (x *Index) Entries() []int64 {
+	out := make([]int64, x.n)
+	for i := range out {
+		out[i] = x.At(i)
+	}
+	return out
+}
+
+// NewIndex wraps entries.
+func NewIndex(entries []int64) Index { return Index{n: len(entries), entries: entries} }
+
+// directLimit is the index size below which DecodeIndex decodes in one
+// call; above it, it decodes in steps so that a corrupt size cannot make
+// it allocate ahead of data that actually decodes.
+const directLimit = 64 << 20
+
+// DecodeIndex decodes the index chunk. want is the number of entries the
+// header implies, or -1 when the index itself decides (variable-size
+// frames); the index must hold exactly that many.
+func DecodeIndex(chunk []byte, want int) (Index, error) {
+	h, err := blosc2.ParseHeader(chunk)
+	if err != nil {
+		return Index{}, fmt.Errorf("index chunk: %w", err)
+	}
+	if h.Nbytes%8 != 0 {
+		return Index{}, fmt.Errorf("%w: index chunk of %d bytes is not a whole number of 8-byte entries", blosc2.ErrCorrupt, h.Nbytes)
+	}
+	n := h.Nbytes / 8
+	if want >= 0 && n != want {
+		return Index{}, fmt.Errorf("%w: index holds %d entries, the header implies %d chunks", blosc2.ErrCorrupt, n, want)
+	}
+	if n > MaxChunks {
+		return Index{}, fmt.Errorf("%w: index of %d entries", blosc2.ErrTooLarge, n)
+	}
+	chunk = chunk[:h.Cbytes]
+	switch h.Special() {
+	case blosc2.SpecialZero:
+		return Index{n: n}, nil
+	case blosc2.SpecialValue:
+		if h.Cbytes-blosc2.ExtendedHeaderLen == 8 {
+			return Index{n: n, rep: int64(binary.LittleEndian.Uint64(chunk[blosc2.ExtendedHeaderLen:]))}, nil
+		}
+	case blosc2.SpecialNaN, blosc2.SpecialUninit:
+		return Index{}, fmt.Errorf("%w: index chunk is a special %v chunk", blosc2.ErrCorrupt, h.Special())
+	}
+	var raw []byte
+	if h.Nbytes <= directLimit || h.Nbytes%h.TypeSize != 0 {
+		raw, err = blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: max(h.Nbytes, 1)})
+	} else {
+		ts := h.TypeSize
+		items := h.Nbytes / ts
+		step := max(directLimit/ts, items/64)
+		for start := 0; start < items && err == nil; start += step {
+			raw, err = blosc2.GetItems(raw, chunk, start, min(step, items-start))
+		}
+	}
+	if err != nil {
+		return Index{}, fmt.Errorf("index chunk: %w", err)
+	}
+	if len(raw) != h.Nbytes {
+		return Index{}, fmt.Errorf("%w: index decodes to %d bytes, header says %d", blosc2.ErrCorrupt, len(raw), h.Nbytes)
+	}
+	entries := make([]int64, n)
+	for i := range entries {
+		entries[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+	}
+	return Index{n: n, entries: entries}, nil
+}
+
+// Sizes follows C-Blosc2's super-chunk counters as chunks are appended
+// (schunk_append_chunk_unlocked): the chunk size is the first chunk's
+// nbytes until a chunk follows a shorter one or exceeds it, then 0
+// (variable) for good.
+type Sizes struct {
+	ChunkSize int32 // -1 before the first chunk
+	Last      int32 // nbytes of the last chunk
+	N         int64 // number of chunks
+	Nbytes    int64 // total uncompressed bytes
+	VLBlocks  bool  // the first chunk has variable-length blocks
+}
+
+// NewSizes returns the counters of an empty super-chunk.
+func NewSizes() Sizes { return Sizes{ChunkSize: -1} }
+
+// Add accounts for one more chunk of nbytes bytes.
+func (s *Sizes) Add(nbytes int32) {
+	if s.ChunkSize == -1 {
+		s.ChunkSize = nbytes
+	}
+	if s.ChunkSize != 0 && s.N > 0 && (s.Last < s.ChunkSize || nbytes > s.ChunkSize) {
+		s.ChunkSize = 0
+	}
+	s.Last = nbytes
+	s.N++
+	s.Nbytes += int64(nbytes)
+}
+
+// GeneralFlags is the general_flags byte new_header_frame writes.
+func (s *Sizes) GeneralFlags() uint8 {
+	f := uint8(VersionRC1)
+	if s.ChunkSize == 0 || s.VLBlocks {
+		f = VersionVLBlocks
+	}
+	f += FlagOffsets64
+	if s.ChunkSize == 0 {
+		f |= FlagVariable
+	}
+	if s.VLBlocks {
+		f |= FlagVLBlocks
+	}
+	return f
+}
