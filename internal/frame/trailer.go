@@ -161,7 +161,7 @@ func ReadTrailer(r io.Reader, limit int64) ([]byte, error) {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, fmt.Errorf("%w: trailer ends after %d bytes: %v", errs.ErrTruncated, int64(start)+m, err)
+			return nil, fmt.Errorf("%w: trailer ends after %d bytes: %w", errs.ErrTruncated, int64(start)+m, err)
 		}
 		return buf.Bytes()[start:], nil
 	}

@@ -1,0 +1,19 @@
+// Package stream compresses and decompresses byte streams as Blosc2
+// contiguous frames, the way compress/gzip and klauspost's zstd do: wrap a
+// file or a socket, io.Copy, Close.
+//
+// A Writer cuts what it is given into chunks (4 MiB by default), compresses
+// them with goroutines while the caller keeps writing, and lays them out as
+// a frame C-Blosc2 and python-blosc2 open (blosc2.open, blosc2_schunk_open).
+// When the destination can seek (a file), Close patches the frame header;
+// on a pipe or a socket the header sizes stay unpatched, which our Reader
+// reads and framewriter.Repair (blosc2 repair) turns into a standard frame.
+//
+// A Reader decompresses a frame from any io.Reader, decoding chunks ahead
+// on goroutines; when the source is an io.ReaderAt or an io.ReadSeeker it
+// also offers Seek and a stateless, concurrent ReadAt that decodes only the
+// chunks and blocks holding the bytes asked for.
+//
+// Memory stays bounded by a few chunks however long the stream: see
+// Writer and WithMaxMemory.
+package stream

@@ -1,0 +1,110 @@
+package stream_test
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/stream"
+)
+
+// Compress a buffer of float64 telemetry and read it back, as with gzip.
+func Example() {
+	values := make([]byte, 8*100000)
+	for i := range 100000 {
+		v := uint64(1700000000 + i)
+		for b := range 8 {
+			values[8*i+b] = byte(v >> (8 * b))
+		}
+	}
+	var frame bytes.Buffer
+	w, err := stream.NewWriter(&frame, stream.WithCodec(codec.LZ4), stream.WithTypeSize(8))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := w.Write(values); err != nil {
+		log.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		log.Fatal(err)
+	}
+
+	r, err := stream.NewReader(&frame)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	back, err := io.ReadAll(r)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(bytes.Equal(back, values), frame.Len() < len(values)/10)
+	// Output: true true
+}
+
+// Wrap a file: io.Copy into the Writer, and random access from the file.
+func Example_file() {
+	dir, _ := os.MkdirTemp("", "blosc2-example")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "log.b2frame")
+	logs := bytes.Repeat([]byte("2024-01-01 12:00:00 INFO GET /api/v1/items status=200\n"), 20000)
+
+	f, _ := os.Create(path)
+	w, _ := stream.NewWriter(f, stream.WithCodec(codec.Zstd), stream.WithTypeSize(1), stream.WithFilters())
+	if _, err := io.Copy(w, bytes.NewReader(logs)); err != nil {
+		log.Fatal(err)
+	}
+	w.Close() // the header is patched: f can seek
+	f.Close()
+
+	f, _ = os.Open(path)
+	defer f.Close()
+	r, err := stream.NewReader(f) // *os.File: Seek and ReadAt work
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	line := make([]byte, 54)
+	if _, err := r.ReadAt(line, 54*1234); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%s", line)
+	// Output: 2024-01-01 12:00:00 INFO GET /api/v1/items status=200
+}
+
+// Stream over a pipe (a socket behaves the same): the frame's header
+// stays unpatched and the Reader reads it front to back.
+func Example_pipe() {
+	pr, pw := io.Pipe()
+	go func() {
+		w, _ := stream.NewWriter(pw, stream.WithFilters(blosc2.Filter{ID: blosc2.Shuffle}), stream.WithTypeSize(4))
+		for i := range 1000 {
+			fmt.Fprintf(w, "sample %d\n", i)
+		}
+		pw.CloseWithError(w.Close())
+	}()
+	r, err := stream.NewReader(pr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	n, err := io.Copy(io.Discard, r)
+	fmt.Println(n, err)
+	// Output: 10890 <nil>
+}
+
+// One-shot helpers for small buffers.
+func ExampleEncodeAll() {
+	frame, err := stream.EncodeAll(nil, []byte("hello, blosc2 hello, blosc2 hello, blosc2"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	data, err := stream.DecodeAll(nil, frame)
+	fmt.Println(string(data), err)
+	// Output: hello, blosc2 hello, blosc2 hello, blosc2 <nil>
+}

@@ -1,0 +1,94 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// EncodeAll compresses src into one complete contiguous frame (header
+// patched, index and trailer written) and appends it to dst. Small buffers
+// are compressed with one goroutine; the options are NewWriter's.
+func EncodeAll(dst, src []byte, opts ...WriterOption) ([]byte, error) {
+	opts = append([]WriterOption{WithConcurrency(1)}, opts...)
+	mw := &memWriter{buf: dst, base: len(dst), pos: len(dst)}
+	w, err := NewWriter(mw, opts...)
+	if err != nil {
+		return dst, err
+	}
+	if _, err := w.Write(src); err != nil {
+		return dst, err
+	}
+	if err := w.Close(); err != nil {
+		return dst, err
+	}
+	return mw.buf, nil
+}
+
+// DecodeAll decompresses every chunk of the frame held in src and appends
+// the data to dst.
+func DecodeAll(dst, src []byte, opts ...ReaderOption) ([]byte, error) {
+	opts = append([]ReaderOption{WithReaderConcurrency(1)}, opts...)
+	r, err := NewReader(bytes.NewReader(src), opts...)
+	if err != nil {
+		return dst, err
+	}
+	defer r.Close()
+	if size := r.Size(); size >= 0 && size <= int64(r.opts.maxMemory) {
+		dst = slices.Grow(dst, int(size))
+	}
+	buf := bytes.NewBuffer(dst)
+	if _, err := r.WriteTo(buf); err != nil {
+		return dst, err
+	}
+	return buf.Bytes(), nil
+}
+
+// memWriter is an in-memory io.WriteSeeker and io.WriterAt appending to a
+// caller's slice, so that frames written to memory get their header patched.
+// Offsets are relative to base, where the frame starts.
+type memWriter struct {
+	buf  []byte
+	base int
+	pos  int
+}
+
+func (m *memWriter) Write(p []byte) (int, error) {
+	n, err := m.WriteAt(p, int64(m.pos-m.base))
+	m.pos += n
+	return n, err
+}
+
+func (m *memWriter) WriteAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%w: negative offset", blosc2.ErrInvalidOption)
+	}
+	end := m.base + int(off) + len(p)
+	if end > len(m.buf) {
+		m.buf = append(m.buf, make([]byte, end-len(m.buf))...)
+	}
+	copy(m.buf[m.base+int(off):], p)
+	return len(p), nil
+}
+
+func (m *memWriter) Seek(offset int64, whence int) (int64, error) {
+	var abs int64
+	switch whence {
+	case io.SeekStart:
+		abs = offset
+	case io.SeekCurrent:
+		abs = int64(m.pos-m.base) + offset
+	case io.SeekEnd:
+		abs = int64(len(m.buf)-m.base) + offset
+	default:
+		return 0, fmt.Errorf("%w: whence %d", blosc2.ErrInvalidOption, whence)
+	}
+	if abs < 0 {
+		return 0, fmt.Errorf("%w: negative position", blosc2.ErrInvalidOption)
+	}
+	m.pos = m.base + int(abs)
+	return abs, nil
+}

@@ -1,0 +1,347 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// chunkSource yields a frame's chunks in order, each a self-contained
+// Blosc2 chunk (special entries of the index materialised as special
+// chunks); io.EOF after the last.
+type chunkSource interface {
+	Next() ([]byte, error)
+}
+
+// Reader decompresses a Blosc2 frame read from an io.Reader.
+//
+// Chunks are decompressed ahead of Read by up to the configured number of
+// goroutines; at most concurrency+1 decompressed chunks are held. Close
+// stops them; so do io.EOF and errors. When the source is an io.ReaderAt
+// or an io.ReadSeeker, Seek and ReadAt give random access through the
+// frame's index.
+type Reader struct {
+	opts readerOptions
+	src  io.Reader
+	seq  chunkSource
+	ra   *randomAccess // set when the source allows random access
+
+	cur    []byte // the decoded chunk being read
+	curOff int    // read position inside cur
+	pos    int64  // position of the next Read in the whole stream
+	ahead  *readAhead
+	err    error
+	closed bool
+}
+
+// NewReader returns a Reader of the frame r holds. It reads the frame's
+// header at once and fails if r does not hold a Blosc2 frame.
+func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
+	o := defaultReaderOptions()
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	zr := &Reader{opts: o}
+	if err := zr.Reset(r); err != nil {
+		return nil, err
+	}
+	return zr, nil
+}
+
+// Reset stops any work in progress and makes the Reader read the frame r
+// holds, with the same options.
+func (r *Reader) Reset(src io.Reader) error {
+	r.stop()
+	*r = Reader{opts: r.opts, src: src}
+	ra, err := newRandomAccess(src, r.opts.maxMemory)
+	if err != nil {
+		r.err = err
+		return err
+	}
+	r.ra = ra
+	if ra == nil {
+		seq, err := newSequentialSource(src, r.opts.maxMemory)
+		if err != nil {
+			r.err = err
+			return err
+		}
+		r.seq = seq
+	} else {
+		r.seq = ra.source()
+	}
+	return nil
+}
+
+func (r *Reader) stop() {
+	if r.ahead != nil {
+		r.ahead.stop()
+		r.ahead = nil
+	}
+}
+
+func (r *Reader) dparams() *blosc2.DParams {
+	return &blosc2.DParams{MaxNbytes: r.opts.maxMemory}
+}
+
+// nextChunk makes the next decoded chunk current.
+func (r *Reader) nextChunk() error {
+	if r.opts.concurrency <= 1 {
+		c, err := r.seq.Next()
+		if err != nil {
+			return err
+		}
+		out, err := blosc2.DecompressWith(r.cur[:0], c, r.dparams())
+		if err != nil {
+			return err
+		}
+		r.cur, r.curOff = out, 0
+		return nil
+	}
+	if r.ahead == nil {
+		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams())
+	}
+	out, err := r.ahead.next(r.cur)
+	if err != nil {
+		return err
+	}
+	r.cur, r.curOff = out, 0
+	return nil
+}
+
+func (r *Reader) check() error {
+	if r.closed {
+		return fmt.Errorf("%w: read from closed stream.Reader", blosc2.ErrClosed)
+	}
+	return r.err
+}
+
+// fail records a terminal condition and stops the read-ahead.
+func (r *Reader) fail(err error) error {
+	r.err = err
+	r.stop()
+	return err
+}
+
+// Read reads decompressed data.
+func (r *Reader) Read(p []byte) (int, error) {
+	if err := r.check(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for n < len(p) {
+		if r.curOff == len(r.cur) {
+			if err := r.nextChunk(); err != nil {
+				if n > 0 && err == io.EOF {
+					r.err = io.EOF
+					r.stop()
+					return n, nil
+				}
+				return n, r.fail(err)
+			}
+			continue
+		}
+		k := copy(p[n:], r.cur[r.curOff:])
+		r.curOff += k
+		n += k
+		r.pos += int64(k)
+	}
+	return n, nil
+}
+
+// WriteTo writes the rest of the decompressed data to w (io.Copy uses it).
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	if err := r.check(); err != nil {
+		if err == io.EOF {
+			return 0, nil
+		}
+		return 0, err
+	}
+	var total int64
+	for {
+		if r.curOff < len(r.cur) {
+			k, err := w.Write(r.cur[r.curOff:])
+			r.curOff += k
+			total += int64(k)
+			r.pos += int64(k)
+			if err != nil {
+				return total, err
+			}
+		}
+		if err := r.nextChunk(); err != nil {
+			if err == io.EOF {
+				r.err = io.EOF
+				r.stop()
+				return total, nil
+			}
+			return total, r.fail(err)
+		}
+	}
+}
+
+// Close stops the read-ahead goroutines. It does not close the source.
+// Close is idempotent.
+func (r *Reader) Close() error {
+	r.stop()
+	r.closed = true
+	return nil
+}
+
+// readAhead decodes chunks on goroutines and hands them out in order.
+type readAhead struct {
+	order chan *decoded // in stream order; its capacity bounds the read-ahead
+	free  chan []byte   // decoded buffers to reuse
+	quit  chan struct{}
+	wg    sync.WaitGroup
+}
+
+type decoded struct {
+	compressed []byte
+	out        []byte
+	err        error
+	done       chan struct{}
+}
+
+func startReadAhead(src chunkSource, n int, dp *blosc2.DParams) *readAhead {
+	ra := &readAhead{
+		order: make(chan *decoded, max(n-1, 1)),
+		free:  make(chan []byte, 1),
+		quit:  make(chan struct{}),
+	}
+	work := make(chan *decoded)
+	ra.wg.Add(1)
+	go func() { // fetcher: reads compressed chunks in order
+		defer ra.wg.Done()
+		defer close(work)
+		defer close(ra.order)
+		for {
+			c, err := src.Next()
+			d := &decoded{compressed: c, err: err, done: make(chan struct{})}
+			if err != nil {
+				close(d.done)
+			}
+			select {
+			case ra.order <- d:
+			case <-ra.quit:
+				return
+			}
+			if err != nil {
+				return
+			}
+			select {
+			case work <- d:
+			case <-ra.quit:
+				return
+			}
+		}
+	}()
+	for range n {
+		ra.wg.Add(1)
+		go func() { // decoders
+			defer ra.wg.Done()
+			for d := range work {
+				var buf []byte
+				select {
+				case buf = <-ra.free:
+				default:
+				}
+				d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp)
+				d.compressed = nil
+				close(d.done)
+			}
+		}()
+	}
+	return ra
+}
+
+// next returns the next decoded chunk; prev is the caller's finished
+// buffer, recycled.
+func (ra *readAhead) next(prev []byte) ([]byte, error) {
+	if prev != nil {
+		select {
+		case ra.free <- prev[:0]:
+		default:
+		}
+	}
+	d, ok := <-ra.order
+	if !ok {
+		return nil, io.EOF
+	}
+	<-d.done
+	return d.out, d.err
+}
+
+// stop ends the goroutines and waits for them.
+func (ra *readAhead) stop() {
+	// Every send of the fetcher also selects on quit, and decoders only
+	// close channels, so nothing stays blocked once quit is closed.
+	close(ra.quit)
+	ra.wg.Wait()
+}
+
+var errNoRandomAccess = errors.New("stream: source is neither an io.ReaderAt nor an io.ReadSeeker")
+
+// ReadAt reads decompressed bytes at offset off, decoding only the chunks
+// (and blocks) that hold them. It does not move the Read position and is
+// safe to call from several goroutines, also alongside Read. It needs a
+// source that is an io.ReaderAt or an io.ReadSeeker.
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
+	if r.closed {
+		return 0, fmt.Errorf("%w: ReadAt on closed stream.Reader", blosc2.ErrClosed)
+	}
+	if r.ra == nil {
+		return 0, errNoRandomAccess
+	}
+	return r.ra.ReadAt(p, off)
+}
+
+// Size is the total decompressed size when the source allows random
+// access, or -1.
+func (r *Reader) Size() int64 {
+	if r.ra == nil {
+		return -1
+	}
+	return r.ra.Size()
+}
+
+// Seek sets the position of the next Read (io.Seeker). It needs a source
+// that is an io.ReaderAt or an io.ReadSeeker.
+func (r *Reader) Seek(offset int64, whence int) (int64, error) {
+	if r.closed {
+		return 0, fmt.Errorf("%w: Seek on closed stream.Reader", blosc2.ErrClosed)
+	}
+	if r.ra == nil {
+		return 0, errNoRandomAccess
+	}
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += r.pos
+	case io.SeekEnd:
+		offset += r.ra.Size()
+	default:
+		return 0, fmt.Errorf("%w: whence %d", blosc2.ErrInvalidOption, whence)
+	}
+	if offset < 0 {
+		return 0, fmt.Errorf("%w: negative position %d", blosc2.ErrInvalidOption, offset)
+	}
+	r.stop()
+	r.err = nil
+	src, skip, err := r.ra.sourceFrom(offset)
+	if err != nil {
+		return 0, r.fail(err)
+	}
+	r.seq = src
+	r.cur, r.curOff, r.pos = r.cur[:0], 0, offset
+	if skip > 0 {
+		if err := r.nextChunk(); err != nil {
+			return 0, r.fail(err)
+		}
+		r.curOff = min(skip, len(r.cur))
+	}
+	return offset, nil
+}

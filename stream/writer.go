@@ -1,0 +1,357 @@
+package stream
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// chunkSink receives compressed chunks in order: the frame writer.
+type chunkSink interface {
+	WriteCompressedChunk(chunk []byte) error
+	Close() error
+}
+
+// Writer compresses what is written to it into a Blosc2 contiguous frame
+// on the underlying io.Writer, chunk by chunk.
+//
+// Write copies its input, so the caller may reuse its buffer at once. Full
+// chunks are compressed by a goroutine pipeline while the caller goes on
+// writing (the blocks of a chunk in parallel, up to the configured
+// concurrency), and written in order. The bytes produced depend only on the
+// options and the data, never on the concurrency or on how writes are cut.
+//
+// Memory: at most two uncompressed chunks (the one being filled and the one
+// being compressed) and two compressed ones are held, i.e. at most four
+// chunk sizes plus a small constant however long the stream, which is
+// within (concurrency+2) × chunk size for any concurrency ≥ 2.
+//
+// An error of the destination surfaces on the next Write, Flush or Close;
+// the Writer then refuses further data.
+type Writer struct {
+	opts  writerOptions
+	dst   io.Writer
+	sink  chunkSink
+	cur   []byte // the chunk being filled; cap = chunk size
+	out   []byte // compressed chunk buffer of the synchronous path
+	pipe  *pipeline
+	err   error // sticky error of this Writer (not of the pipeline)
+	state writerState
+}
+
+type writerState uint8
+
+const (
+	writerOpen writerState = iota
+	writerClosed
+)
+
+// NewWriter returns a Writer compressing into w. It validates the options
+// and returns their error. Nothing is written to w before the first chunk
+// is complete, or before Flush or Close.
+func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
+	o := defaultWriterOptions()
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	// Probe the parameters once so that a bad combination (a dictionary
+	// with BloscLZ, a filter nobody registered) fails here, not later.
+	if _, err := blosc2.Compress(nil, nil, &o.cparams); err != nil {
+		return nil, err
+	}
+	zw := &Writer{opts: o}
+	zw.Reset(w)
+	return zw, nil
+}
+
+// Reset discards the Writer's state (an unfinished frame is abandoned: call
+// Close first to finish it) and makes it write a new frame to w with the
+// same options. Buffers are reused.
+func (w *Writer) Reset(dst io.Writer) {
+	if w.pipe != nil {
+		w.pipe.abort()
+		w.pipe = nil
+	}
+	w.dst = dst
+	w.sink = nil
+	w.err = nil
+	w.state = writerOpen
+	if w.cur == nil {
+		w.cur = make([]byte, 0, w.opts.chunkSize)
+	}
+	w.cur = w.cur[:0]
+}
+
+func (w *Writer) cparams() *blosc2.CParams {
+	p := w.opts.cparams
+	p.Threads = w.opts.concurrency
+	return &p
+}
+
+// ensureSink starts the frame: header and metalayers.
+func (w *Writer) ensureSink() error {
+	if w.sink != nil {
+		return nil
+	}
+	s, err := newSink(w.dst, &w.opts)
+	if err != nil {
+		return err
+	}
+	w.sink = s
+	return nil
+}
+
+func (w *Writer) check() error {
+	if w.state == writerClosed {
+		return fmt.Errorf("%w: write to closed stream.Writer", blosc2.ErrClosed)
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if w.pipe != nil {
+		if err := w.pipe.error(); err != nil {
+			w.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+// Write compresses p. It returns len(p) unless an earlier or current error
+// stops it.
+func (w *Writer) Write(p []byte) (int, error) {
+	if err := w.check(); err != nil {
+		return 0, err
+	}
+	n := 0
+	for len(p) > 0 {
+		k := copy(w.cur[len(w.cur):cap(w.cur)], p)
+		w.cur = w.cur[:len(w.cur)+k]
+		p = p[k:]
+		n += k
+		if len(w.cur) == cap(w.cur) {
+			if err := w.submit(); err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// ReadFrom compresses everything r yields until io.EOF, reading straight
+// into the chunk buffers (io.Copy uses it).
+func (w *Writer) ReadFrom(r io.Reader) (int64, error) {
+	if err := w.check(); err != nil {
+		return 0, err
+	}
+	var total int64
+	for {
+		n, err := io.ReadFull(r, w.cur[len(w.cur):cap(w.cur)])
+		w.cur = w.cur[:len(w.cur)+n]
+		total += int64(n)
+		if len(w.cur) == cap(w.cur) {
+			if err := w.submit(); err != nil {
+				return total, err
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+	}
+}
+
+// submit hands the current chunk to compression and takes a fresh buffer.
+func (w *Writer) submit() error {
+	if err := w.ensureSink(); err != nil {
+		w.err = err
+		return err
+	}
+	if w.pipe == nil && w.opts.concurrency > 1 {
+		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize)
+	}
+	if w.pipe == nil {
+		// Synchronous: compress and write here, reusing one output buffer.
+		out, err := blosc2.Compress(w.out[:0], w.cur, w.cparams())
+		if err == nil {
+			w.out = out
+			err = w.sink.WriteCompressedChunk(out)
+		}
+		w.cur = w.cur[:0]
+		if err != nil {
+			w.err = err
+		}
+		return err
+	}
+	next := w.pipe.put(w.cur)
+	w.cur = next[:0]
+	return w.check()
+}
+
+// Flush compresses and writes the data written so far, as a chunk shorter
+// than the chunk size when the current one is not full, and waits until
+// the destination has it. A short chunk followed by more data turns the
+// frame into a variable-chunk-size frame (format version 3, header
+// chunksize 0), which C-Blosc2 ≥ 2.x reads; frames without Flush keep one
+// chunk size. Flush does not flush w itself (e.g. a bufio.Writer).
+func (w *Writer) Flush() error {
+	if err := w.check(); err != nil {
+		return err
+	}
+	if len(w.cur) > 0 {
+		if err := w.submit(); err != nil {
+			return err
+		}
+	}
+	if w.pipe != nil {
+		w.pipe.wait()
+	}
+	return w.check()
+}
+
+// Close writes the last chunk, the frame's index and trailer, and patches
+// the header's sizes when the destination can seek. It never closes the
+// underlying writer. Close is idempotent: later calls return nil.
+func (w *Writer) Close() error {
+	if w.state == writerClosed {
+		return nil
+	}
+	err := w.check()
+	if err == nil && len(w.cur) > 0 {
+		err = w.submit()
+	}
+	if w.pipe != nil {
+		if perr := w.pipe.close(); err == nil {
+			err = perr
+		}
+		w.pipe = nil
+	}
+	if err == nil {
+		err = w.ensureSink()
+	}
+	if w.sink != nil {
+		if cerr := w.sink.Close(); err == nil {
+			err = cerr
+		}
+	}
+	w.state = writerClosed
+	w.err = err
+	return err
+}
+
+// pipeline compresses chunks on one goroutine (whose blocks go to parallel
+// goroutines inside blosc2.Compress) and writes them on another, so that
+// filling, compressing and writing overlap. Handoffs are unbuffered, which
+// bounds memory; after an error both goroutines keep draining, so nothing
+// upstream ever blocks on a dead destination.
+type pipeline struct {
+	raw     chan []byte // chunks to compress
+	free    chan []byte // raw buffers ready to be filled again
+	out     chan []byte // compressed chunks, in order
+	done    chan struct{}
+	outFree chan []byte    // compressed buffers ready for reuse
+	pending sync.WaitGroup // chunks submitted and not yet written
+	mu      sync.Mutex
+	err     error
+}
+
+func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
+	pl := &pipeline{
+		raw:     make(chan []byte),
+		free:    make(chan []byte, 2),
+		out:     make(chan []byte),
+		done:    make(chan struct{}),
+		outFree: make(chan []byte, 1),
+	}
+	pl.free <- make([]byte, 0, chunkSize)
+	compressed := make(chan struct{})
+	go func() { // compressor
+		defer close(compressed)
+		defer close(pl.out)
+		for chunk := range pl.raw {
+			if pl.error() != nil {
+				pl.free <- chunk[:0]
+				pl.pending.Done()
+				continue
+			}
+			var buf []byte
+			select {
+			case buf = <-pl.outFree:
+			default:
+			}
+			c, err := blosc2.Compress(buf[:0], chunk, p)
+			pl.free <- chunk[:0]
+			if err != nil {
+				pl.fail(err)
+				pl.pending.Done()
+				continue
+			}
+			pl.out <- c
+		}
+	}()
+	go func() { // writer
+		defer close(pl.done)
+		for c := range pl.out {
+			if pl.error() == nil {
+				if err := sink.WriteCompressedChunk(c); err != nil {
+					pl.fail(err)
+				}
+			}
+			select {
+			case pl.outFree <- c[:0]:
+			default:
+			}
+			pl.pending.Done()
+		}
+		<-compressed
+	}()
+	return pl
+}
+
+func (pl *pipeline) error() error {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	return pl.err
+}
+
+func (pl *pipeline) fail(err error) {
+	pl.mu.Lock()
+	if pl.err == nil {
+		pl.err = err
+	}
+	pl.mu.Unlock()
+}
+
+// put hands a full chunk over and returns a buffer to fill next.
+func (pl *pipeline) put(chunk []byte) []byte {
+	pl.pending.Add(1)
+	pl.raw <- chunk
+	return <-pl.free
+}
+
+// wait blocks until every chunk put so far has been written (or dropped
+// after an error).
+func (pl *pipeline) wait() { pl.pending.Wait() }
+
+// close stops the goroutines after the queued chunks are written.
+func (pl *pipeline) close() error {
+	close(pl.raw)
+	<-pl.done
+	return pl.error()
+}
+
+// abort stops the goroutines, dropping what is queued.
+func (pl *pipeline) abort() {
+	pl.fail(errAborted)
+	close(pl.raw)
+	<-pl.done
+}
+
+var errAborted = errors.New("stream: writer reset")
