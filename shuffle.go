@@ -224,15 +224,18 @@ func bitunshuffleWith(k *kernelSet, dst, src []byte, typesize int) {
 // bytes, bytes) of shuffle[k]/unshuffle[k], the tile kernels, bitTrans and
 // bitUntrans; all are powers of 2.
 type vecKernels struct {
-	shuffle     [3]func(dst, src []byte, stride, n int)
-	unshuffle   [3]func(dst, src []byte, stride, n int)
-	shuffle16   func(dst, src []byte, srcStride, dstStride, n int)
-	unshuffle16 func(dst, src []byte, dstStride, srcStride, n int)
-	bitTrans    func(dst, src []byte, stride, n int)
-	bitUntrans  func(dst, src []byte, stride, n int)
+	shuffle   [3]func(dst, src []byte, stride, n int)
+	unshuffle [3]func(dst, src []byte, stride, n int)
+	shuffle16 func(dst, src []byte, srcStride, dstStride, n int)
+	// shuffle16Strip, if not nil, is shuffle16 for row strides that alias
+	// in the L1 cache (tileRowsAlias), stripVec elements at a time.
+	shuffle16Strip func(dst, src []byte, srcStride, dstStride, n int)
+	unshuffle16    func(dst, src []byte, dstStride, srcStride, n int)
+	bitTrans       func(dst, src []byte, stride, n int)
+	bitUntrans     func(dst, src []byte, stride, n int)
 
-	vec                       [3]int // widths of shuffle[k], unshuffle[k]
-	vec16, bitVec, untransVec int
+	vec                                 [3]int // widths of shuffle[k], unshuffle[k]
+	vec16, stripVec, bitVec, untransVec int
 }
 
 func (k *vecKernels) set() kernelSet {
@@ -255,6 +258,23 @@ func widthIndex(t int) (int, bool) {
 		return 2, true
 	}
 	return 0, false
+}
+
+// tileRowsAlias reports whether many of the 16 rows a tile kernel writes,
+// stride bytes apart, fall into the same set of a 64-set (4 KiB period)
+// L1 data cache, which holds 8 to 12 lines per set: then writing a few
+// bytes to each row in turn evicts lines before they are complete. Row
+// strides that are multiples of 4 KiB (power-of-two blocks) do that.
+func tileRowsAlias(stride int) bool {
+	var perSet [64]uint8
+	for j := 0; j < 16; j++ {
+		s := (j * stride >> 6) & 63
+		perSet[s]++
+		if perSet[s] > 6 {
+			return true
+		}
+	}
+	return false
 }
 
 // The vector kernels run over the largest multiple of their width; the
@@ -283,13 +303,16 @@ func (k *vecKernels) shuffleVec(dst, src []byte, t int) {
 		}
 		done = e
 	} else if t >= 16 && e >= k.vec16 {
-		v := k.vec16
+		f, v := k.shuffle16, k.vec16
+		if k.shuffle16Strip != nil && e >= k.stripVec && tileRowsAlias(e) {
+			f, v = k.shuffle16Strip, k.stripVec
+		}
 		m := e &^ (v - 1)
 		for c := 0; c < t; c += 16 {
 			c = min(c, t-16) // the last tile may overlap the previous one
-			k.shuffle16(dst[c*e:], src[c:], t, e, m)
+			f(dst[c*e:], src[c:], t, e, m)
 			if m < e {
-				k.shuffle16(dst[c*e+e-v:], src[(e-v)*t+c:], t, e, v)
+				f(dst[c*e+e-v:], src[(e-v)*t+c:], t, e, v)
 			}
 		}
 		done = e

@@ -31,34 +31,38 @@ func archKernels(l isa) kernelSet {
 }
 
 var sse2Kernels = vecKernels{
-	shuffle:     [3]func(dst, src []byte, stride, n int){shuffle2SSE2, shuffle4SSE2, shuffle8SSE2},
-	unshuffle:   [3]func(dst, src []byte, stride, n int){unshuffle2SSE2, unshuffle4SSE2, unshuffle8SSE2},
-	shuffle16:   shuffle16SSE2,
-	unshuffle16: unshuffle16SSE2,
-	bitTrans:    bitTransSSE2,
-	bitUntrans:  bitUntransSSE2,
-	vec:         [3]int{64, 64, 64},
-	vec16:       8,
-	bitVec:      16,
-	untransVec:  128,
+	shuffle:        [3]func(dst, src []byte, stride, n int){shuffle2SSE2, shuffle4SSE2, shuffle8SSE2},
+	unshuffle:      [3]func(dst, src []byte, stride, n int){unshuffle2SSE2, unshuffle4SSE2, unshuffle8SSE2},
+	shuffle16:      shuffle16SSE2,
+	shuffle16Strip: shuffle16StripSSE2,
+	unshuffle16:    unshuffle16SSE2,
+	bitTrans:       bitTransSSE2,
+	bitUntrans:     bitUntransSSE2,
+	vec:            [3]int{64, 64, 64},
+	vec16:          8,
+	stripVec:       64,
+	bitVec:         16,
+	untransVec:     128,
 }
 
 var avx2Kernels = vecKernels{
-	shuffle:     [3]func(dst, src []byte, stride, n int){shuffle2AVX2, shuffle4AVX2, shuffle8AVX2},
-	unshuffle:   [3]func(dst, src []byte, stride, n int){unshuffle2AVX2, unshuffle4AVX2, unshuffle8AVX2},
-	shuffle16:   shuffle16AVX2,
-	unshuffle16: unshuffle16AVX2,
-	bitTrans:    bitTransAVX2,
-	bitUntrans:  bitUntransAVX2,
-	vec:         [3]int{64, 64, 64},
-	vec16:       16,
-	bitVec:      32,
-	untransVec:  256,
+	shuffle:        [3]func(dst, src []byte, stride, n int){shuffle2AVX2, shuffle4AVX2, shuffle8AVX2},
+	unshuffle:      [3]func(dst, src []byte, stride, n int){unshuffle2AVX2, unshuffle4AVX2, unshuffle8AVX2},
+	shuffle16:      shuffle16AVX2,
+	shuffle16Strip: shuffle16StripAVX2,
+	unshuffle16:    unshuffle16AVX2,
+	bitTrans:       bitTransAVX2,
+	bitUntrans:     bitUntransAVX2,
+	vec:            [3]int{64, 64, 64},
+	vec16:          16,
+	stripVec:       64,
+	bitVec:         32,
+	untransVec:     256,
 }
 
 // Kernel contracts: see vecKernels. n is a positive multiple of the
 // kernel's width: 64 elements for shuffleK/unshuffleK,
-// 8 or 16 for the 16-byte tile kernels, 16 or 32 bytes for bitTrans, 128 or
+// 8 or 16 for the 16-byte tile kernels (64 for the strip variants), 16 or 32 bytes for bitTrans, 128 or
 // 256 bytes for bitUntrans. AVX2 kernels need AVX2.
 
 //go:noescape
@@ -81,6 +85,9 @@ func unshuffle4SSE2(dst, src []byte, stride, n int)
 
 //go:noescape
 func unshuffle8SSE2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle16StripSSE2(dst, src []byte, srcStride, dstStride, n int)
 
 //go:noescape
 func unshuffle16SSE2(dst, src []byte, dstStride, srcStride, n int)
@@ -111,6 +118,9 @@ func unshuffle4AVX2(dst, src []byte, stride, n int)
 
 //go:noescape
 func unshuffle8AVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle16StripAVX2(dst, src []byte, srcStride, dstStride, n int)
 
 //go:noescape
 func unshuffle16AVX2(dst, src []byte, dstStride, srcStride, n int)

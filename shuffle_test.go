@@ -382,3 +382,39 @@ func BenchmarkShuffle(b *testing.B) {
 		})
 	}
 }
+
+// TestShuffleTileStrides covers the 16-byte tile kernels (typesizes >= 16)
+// on row strides (element counts) that alias in the L1 cache, which switch
+// amd64 to the strip kernels, and on their neighbours, with element and
+// byte remainders.
+func TestShuffleTileStrides(t *testing.T) {
+	if !tileRowsAlias(4096) || !tileRowsAlias(4096+8) || tileRowsAlias(4096+64) {
+		t.Fatal("tileRowsAlias misjudges the usual strides")
+	}
+	rng := rand.New(rand.NewPCG(17, 18))
+	var cases [][2]int // typesize, length
+	for _, ts := range []int{16, 17, 24, 32, 48} {
+		for _, e := range []int{63, 64, 65, 127, 128, 2048, 2049, 4096, 4097, 4104, 8192 + 3} {
+			if ts*e > 200<<10 {
+				continue
+			}
+			cases = append(cases, [2]int{ts, ts * e}, [2]int{ts, ts*e + ts - 1})
+		}
+	}
+	for _, kc := range kernelCases[:2] {
+		t.Run(kc.name, func(t *testing.T) {
+			exps := make([][]byte, len(cases))
+			srcs := make([][]byte, len(cases))
+			for i, c := range cases {
+				srcs[i] = randBytes(rng, c[1])
+				exps[i] = make([]byte, c[1])
+				kc.ref(exps[i], srcs[i], c[0])
+			}
+			forEachISA(t, func(t *testing.T) {
+				for i, c := range cases {
+					checkKernel(t, kc.name, kc.dispatch, exps[i], srcs[i], c[0])
+				}
+			})
+		})
+	}
+}

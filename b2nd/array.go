@@ -2,10 +2,13 @@ package b2nd
 
 import (
 	"fmt"
+	"io"
+	"math"
 	"slices"
 	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/framereader"
 )
 
 // Array is a b2nd array opened for reading. Its methods are safe for
@@ -17,6 +20,7 @@ type Array struct {
 	src   chunkSource
 	dp    blosc2.DParams
 	close func() error
+	frame *framereader.Reader // nil for arrays not read from a frame
 
 	mu     sync.Mutex
 	closed bool
@@ -46,11 +50,9 @@ func WithDParams(p blosc2.DParams) OpenOption {
 // newArray checks the metalayer content and the frame's typesize and
 // builds the array over src.
 func newArray(metaBytes []byte, typesize int, src chunkSource, close func() error, opts []OpenOption) (*Array, error) {
-	var o openOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	o, err := openOpts(opts)
+	if err != nil {
+		return nil, err
 	}
 	m, err := ParseMeta(metaBytes)
 	if err != nil {
@@ -82,6 +84,10 @@ func (a *Array) Meta() Meta {
 	return m
 }
 
+// Frame returns the frame reader the array reads from (for its header,
+// vlmetalayers and other metalayers), or nil.
+func (a *Array) Frame() *framereader.Reader { return a.frame }
+
 // NDim is the number of dimensions (0 for a scalar).
 func (a *Array) NDim() int { return a.g.ndim }
 
@@ -99,19 +105,29 @@ func (a *Array) DTypeString() string { return a.meta.DType }
 
 // DType returns the parsed dtype. When the metalayer has none (Caterva
 // arrays), it is "|S<itemsize>", as python-blosc2 assumes. Errors wrap
-// blosc2.ErrUnsupported (a non-NumPy dtype format) or
-// blosc2.ErrInvalidOption (a string NumPy would not accept).
+// blosc2.ErrUnsupported (a non-NumPy dtype format),
+// blosc2.ErrInvalidOption (a string NumPy would not accept) or
+// blosc2.ErrCorrupt (a dtype whose item size is not the frame's
+// typesize; the array's bytes can still be read, as ItemSize-byte items).
 func (a *Array) DType() (DType, error) {
-	if a.dtype.Size != 0 {
-		return a.dtype, nil
-	}
 	if a.meta.NoDType {
 		return DType{Kind: 'S', Order: '|', Size: int(a.g.T)}, nil
 	}
 	if a.meta.DTypeFormat != DTypeNumPy {
 		return DType{}, fmt.Errorf("%w: dtype format %d", blosc2.ErrUnsupported, a.meta.DTypeFormat)
 	}
-	return ParseDType(a.meta.DType)
+	dt := a.dtype
+	if dt.Size == 0 {
+		var err error
+		if dt, err = ParseDType(a.meta.DType); err != nil {
+			return DType{}, err
+		}
+	}
+	if int64(dt.Size) != a.g.T {
+		return DType{}, fmt.Errorf("%w: dtype %s describes %d-byte items, the frame's typesize is %d",
+			blosc2.ErrCorrupt, a.meta.DType, dt.Size, a.g.T)
+	}
+	return dt, nil
 }
 
 // ItemSize is the size of one element in bytes: the frame's typesize.
@@ -146,7 +162,7 @@ func (a *Array) ReadSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if int64(int(n)) != n || n > int64(^uint(0)>>2) {
+	if n > math.MaxInt {
 		return dst, fmt.Errorf("%w: slice of %d bytes", blosc2.ErrTooLarge, n)
 	}
 	l := len(dst)
@@ -169,6 +185,39 @@ func (a *Array) ReadSliceInto(out []byte, start, stop []int64) error {
 	}
 	defer a.pool.Put(r)
 	return r.readSlice(out, start, stop)
+}
+
+// WriteTo writes the whole array to w in C order (io.WriterTo), one row
+// of chunks at a time, so that memory use stays at one such slab however
+// large the array.
+func (a *Array) WriteTo(w io.Writer) (int64, error) {
+	g := a.g
+	if g.nitems == 0 {
+		return 0, a.checkOpen()
+	}
+	start := make([]int64, g.ndim)
+	stop := slices.Clone(g.shape)
+	step := int64(1)
+	if g.ndim > 0 {
+		step = g.cs[0]
+	}
+	var buf []byte
+	var n int64
+	for r := int64(0); g.ndim == 0 || r < g.shape[0]; r += step {
+		if g.ndim > 0 {
+			start[0], stop[0] = r, min(r+step, g.shape[0])
+		}
+		var err error
+		if buf, err = a.ReadSlice(buf[:0], start, stop); err != nil {
+			return n, err
+		}
+		k, err := w.Write(buf)
+		n += int64(k)
+		if err != nil || g.ndim == 0 {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 func (a *Array) checkOpen() error {

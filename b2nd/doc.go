@@ -13,8 +13,17 @@
 // chunk is exactly one b2nd block, a reader can decode only the blocks a
 // slice touches.
 //
-// Array reads whole arrays or hyper-slices into C-order memory; Create and
-// Writer write them, row slab by row slab, so that an array can grow along
-// its first axis one sample at a time. Info, ReadFile and WriteFile are the
+// Open (files and sparse directories), NewReader and FromFrame give an
+// Array, which reads the whole array or any hyper-slice into C-order
+// memory. Create and NewWriter give a Writer, which takes the array in C
+// order and stores it slab by slab (chunkshape[0] rows at a time); an
+// array declared with a first extent of -1 grows as rows are appended,
+// one sample at a time if need be, and OpenAppend adds rows to an
+// existing array. Stat, ReadFile, WriteFile and OpenIfArray are the
 // one-call forms the blosc2 command uses.
+//
+// The files are those of C-Blosc2 3.3.2 (b2nd_open, b2nd_to_cbuffer) and
+// python-blosc2 (blosc2.open): the same metalayer bytes, chunk layout,
+// padding (zeros) and frame header values (typesize, blocksize = one
+// block's bytes, chunksize = one padded chunk's bytes).
 package b2nd

@@ -1,6 +1,7 @@
 package b2nd
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -72,42 +73,117 @@ func ParseDType(s string) (DType, error) {
 	return d, nil
 }
 
-func parseDType(s string) (DType, error) {
+func parseDType(s string) (DType, error) { return parseDTypeDepth(s, 0) }
+
+func parseDTypeDepth(s string, depth int) (DType, error) {
+	if depth > maxDTypeDepth {
+		return DType{}, fmt.Errorf("%w: dtype nested more than %d levels", blosc2.ErrInvalidOption, maxDTypeDepth)
+	}
 	t := strings.TrimSpace(s)
 	if t == "" {
 		return DType{}, fmt.Errorf("%w: empty dtype", blosc2.ErrInvalidOption)
 	}
-	if t[0] == '[' || t[0] == '(' || t[0] == '{' {
-		p := &pyParser{s: t}
-		v, err := p.parse()
-		if err != nil {
-			return DType{}, fmt.Errorf("%w: dtype %q: %v", blosc2.ErrInvalidOption, s, err)
+	wrap := func(d DType, err error) (DType, error) {
+		if err != nil && !errors.Is(err, blosc2.ErrInvalidOption) {
+			err = fmt.Errorf("%w: dtype %q: %v", blosc2.ErrInvalidOption, s, err)
 		}
-		d, err := dtypeFromValue(v, 0)
-		if err != nil {
-			return DType{}, fmt.Errorf("%w: dtype %q: %v", blosc2.ErrInvalidOption, s, err)
-		}
-		return d, nil
+		return d, err
 	}
-	if strings.Contains(t, ",") {
-		// "i4,f8": fields f0, f1, ...
+	if t[0] == '[' || t[0] == '{' {
+		return wrap(parseLiteral(t, depth))
+	}
+	if parts := splitTop(t); len(parts) > 1 {
+		// "i4,(2,3)f8": fields f0, f1, ...
 		var fields []pyValue
-		for i, part := range strings.Split(t, ",") {
+		for i, part := range parts {
 			fields = append(fields, pyValue{kind: pyTuple, items: []pyValue{
 				{kind: pyStr, str: "f" + strconv.Itoa(i)}, {kind: pyStr, str: strings.TrimSpace(part)},
 			}})
 		}
-		d, err := dtypeFromValue(pyValue{kind: pyList, items: fields}, 0)
+		return wrap(dtypeFromValue(pyValue{kind: pyList, items: fields}, depth+1))
+	}
+	if dims, rest, ok := shapePrefix(t); ok {
+		// "3f4", "(2,3)f4": a subarray type.
+		base, err := parseDTypeDepth(rest, depth+1)
 		if err != nil {
-			return DType{}, fmt.Errorf("%w: dtype %q: %v", blosc2.ErrInvalidOption, s, err)
+			return DType{}, err
 		}
-		return d, nil
+		return wrap(subarray(base, dims))
 	}
-	d, err := parseSimple(t)
+	if t[0] == '(' {
+		return wrap(parseLiteral(t, depth))
+	}
+	return wrap(parseSimple(t))
+}
+
+func parseLiteral(t string, depth int) (DType, error) {
+	p := &pyParser{s: t}
+	v, err := p.parse()
 	if err != nil {
-		return DType{}, fmt.Errorf("%w: dtype %q: %v", blosc2.ErrInvalidOption, s, err)
+		return DType{}, err
 	}
-	return d, nil
+	return dtypeFromValue(v, depth+1)
+}
+
+// splitTop splits t at the commas outside parentheses, brackets, braces
+// and quotes.
+func splitTop(t string) []string {
+	var parts []string
+	level, start := 0, 0
+	var quote byte
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			level++
+		case c == ')' || c == ']' || c == '}':
+			level--
+		case c == ',' && level == 0:
+			parts = append(parts, t[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, t[start:])
+}
+
+// shapePrefix recognises NumPy's "3f4" and "(2,3)f4" forms: a repeat
+// count or a shape before a type.
+func shapePrefix(t string) (pyValue, string, bool) {
+	if t[0] >= '0' && t[0] <= '9' {
+		j := 0
+		for j < len(t) && t[j] >= '0' && t[j] <= '9' {
+			j++
+		}
+		n, err := strconv.ParseInt(t[:j], 10, 64)
+		if err != nil || j == len(t) {
+			return pyValue{}, "", false
+		}
+		return pyValue{kind: pyInt, num: n}, t[j:], true
+	}
+	if t[0] != '(' {
+		return pyValue{}, "", false
+	}
+	j := strings.IndexByte(t, ')')
+	if j < 0 || j == len(t)-1 || strings.Trim(t[1:j], "0123456789, ") != "" {
+		return pyValue{}, "", false
+	}
+	p := &pyParser{s: t[:j+1]}
+	v, err := p.parse()
+	if err != nil {
+		return pyValue{}, "", false
+	}
+	if v.kind == pyInt {
+		v = pyValue{kind: pyTuple, items: []pyValue{v}}
+	}
+	return v, t[j+1:], true
 }
 
 // namedTypes are the type names np.dtype accepts, as type strings on a
@@ -288,7 +364,7 @@ func dtypeFromValue(v pyValue, depth int) (DType, error) {
 	}
 	switch v.kind {
 	case pyStr:
-		return parseDType(v.str)
+		return parseDTypeDepth(v.str, depth+1)
 	case pyList:
 		return structFromList(v.items, depth)
 	case pyDict:
@@ -613,10 +689,25 @@ func (d *DType) write(b *strings.Builder) {
 // quoted, structured ones as nested literals.
 func (d *DType) writeFormat(b *strings.Builder) {
 	if d.Fields == nil && d.Base == nil {
-		b.WriteString(pyQuote(d.String()))
+		b.WriteString(pyQuote(d.nestedString()))
 		return
 	}
 	d.write(b)
+}
+
+// nestedString is a plain type as NumPy writes it inside a structured
+// or subarray type: without the '|' byte order, bool as "?", and zero-size
+// flexible types without their size.
+func (d *DType) nestedString() string {
+	switch {
+	case d.Kind == 'b':
+		return "?"
+	case d.Order == '|' && d.Size == 0:
+		return string(d.Kind)
+	case d.Order == '|':
+		return string(d.Kind) + strconv.Itoa(d.Size)
+	}
+	return d.String()
 }
 
 func hasTitles(fs []Field) bool {

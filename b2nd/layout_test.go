@@ -136,6 +136,8 @@ func TestLayoutRoundTrip(t *testing.T) {
 		}
 		cp := blosc2.DefaultCParams()
 		cp.Level = rng.IntN(10)
+		cp.Filters = blosc2.Pipeline([][]blosc2.Filter{{{ID: blosc2.Shuffle}}, {{ID: blosc2.Delta}, {ID: blosc2.Shuffle}},
+			{{ID: blosc2.BitShuffle}}, nil}[rng.IntN(4)]...)
 		t.Run(fmt.Sprintf("%v_%v_%v_T%d", m.Shape, m.ChunkShape, m.BlockShape, T), func(t *testing.T) {
 			src := encodeAll(t, g, arr, cp)
 			checkReads(t, g, src, arr, 20)

@@ -55,6 +55,12 @@ func WithBlockShape(bs ...int32) CreateOption {
 // BlockSize are ignored: they follow from the dtype and the block shape.
 // The default is blosc2.DefaultCParams (BloscLZ, level 5, shuffle), the
 // C-Blosc2 default.
+//
+// Avoid the DELTA filter for arrays that C-Blosc2 or python-blosc2 will
+// read: C-Blosc2 3.3.2 decodes a chunk block by block when a read needs at
+// most a quarter of its blocks (for a whole read, edge chunks that are
+// mostly padding) and then uses each block as its own DELTA reference,
+// returning wrong values. This package reads such arrays correctly.
 func WithCParams(p blosc2.CParams) CreateOption {
 	return func(o *createOptions) error {
 		o.cp, o.cpSet = p, true

@@ -156,8 +156,8 @@ func TestWriterFixedShapeLimits(t *testing.T) {
 	if n, err := w.Write(make([]byte, 9)); n != 8 || !errors.Is(err, blosc2.ErrInvalidOption) {
 		t.Fatalf("overlong write: %d %v", n, err)
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
+	if err := w.Close(); err != nil || len(sink.chunks) != 2 || !sink.closed {
+		t.Fatalf("close: %v, %d chunks", err, len(sink.chunks))
 	}
 	w, sink = newMemWriter(t, []int64{4, 2}, "|u1", WithChunkShape(3, 2), WithBlockShape(2, 1))
 	w.Write([]byte{1, 2, 3})
@@ -188,6 +188,10 @@ func TestWriterFixedShapeLimits(t *testing.T) {
 	got, _ = a.ReadAll(nil)
 	if !bytes.Equal(got, []byte{1, 2, 3, 4}) || len(sink.chunks) != 1 {
 		t.Fatalf("0-d reads %v", got)
+	}
+	var wt bytes.Buffer
+	if n, err := a.WriteTo(&wt); n != 4 || err != nil || !bytes.Equal(wt.Bytes(), got) {
+		t.Fatalf("0-d WriteTo: %d %v", n, err)
 	}
 }
 

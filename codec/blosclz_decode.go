@@ -102,10 +102,10 @@ func blosclzDecompress(dst, src []byte) (int, error) {
 		if c < 32 {
 			// Literal run of c+1 <= 32 bytes.
 			n := int(c) + 1
-			if op+32 <= len(dst) && ip+32 <= len(src) {
-				d, s := dst[op:op+32], src[ip:ip+32]
-				*(*[16]byte)(d[:16]) = *(*[16]byte)(s[:16])
-				*(*[16]byte)(d[16:32]) = *(*[16]byte)(s[16:32])
+			if len(dst)-op >= 32 && len(src)-ip >= 32 {
+				d, s := dst[op:], src[ip:]
+				*(*[16]byte)(d) = *(*[16]byte)(s)
+				*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
 			} else {
 				if n > len(dst)-op {
 					return op, blzFail(blzErrLitOut, ip-1, op, n, 0, len(dst), 0)
@@ -175,11 +175,10 @@ func blosclzDecompress(dst, src []byte) (int, error) {
 		}
 		c = uint(src[ip])
 		ip++
-		if dist >= 16 && n <= 16 && op+16 <= len(dst) {
+		if dist >= 16 && n <= 16 && len(dst)-op >= 16 {
 			// The common short match: one 16-byte block, read
 			// entirely from bytes already final.
-			m := op - dist
-			*(*[16]byte)(dst[op : op+16]) = *(*[16]byte)(dst[m : m+16])
+			*(*[16]byte)(dst[op:]) = *(*[16]byte)(dst[op-dist:])
 			op += n
 			continue
 		}

@@ -169,7 +169,6 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 		return 0
 	}
 
-	maxout := len(dst)
 	bound := length - 1
 	clear(ht[:1<<hl])
 	shift := 32 - hl
@@ -189,117 +188,70 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 		ref := int(ht[h])
 		ht[h] = uint32(anchor)
 
-		n, dist := 0, 0
 		// ref < anchor is C's "distance != 0" (entries are earlier
 		// positions or 0).
 		if ref < anchor && anchor-ref < blzMaxFar && binary.LittleEndian.Uint32(src[ref:]) == seq {
-			ip = blzExtend(src, anchor+4, bound, ref+4) - blzIPShift
-			n = ip - anchor
-			dist = anchor - ref - 1 // biased, as stored
-			if n < blzMinLen || (n <= 5 && dist >= blzMaxDistance) {
-				n = 0
-			}
-		}
-		if n == 0 {
-			// LITERAL: needs room for the byte and a possible
-			// count byte for the next run.
-			if op+2 > maxout {
-				return 0
-			}
-			dst[op] = src[anchor]
-			op++
-			ip = anchor + 1
-			copied++
-			if copied == blzMaxCopy {
+			p := blzExtend(src, anchor+4, bound, ref+4) - blzIPShift
+			n := p - anchor
+			dist := anchor - ref - 1 // biased, as stored
+			if n >= blzMinLen && (n > 5 || dist < blzMaxDistance) {
+				// Close the pending literal run, or drop its
+				// unused count byte.
+				if copied > 0 {
+					dst[op-copied-1] = byte(copied - 1)
+				} else {
+					op--
+				}
 				copied = 0
-				dst[op] = blzMaxCopy - 1
-				op++
+				if op = blzEmitMatch(dst, op, n, dist); op < 0 {
+					return 0
+				}
+				// Hash the position where the match was cut
+				// back to; clevel 9 also hashes the next one
+				// (from the same 4 loaded bytes shifted right,
+				// i.e. 3 bytes, exactly as C does).
+				seq = binary.LittleEndian.Uint32(src[p:])
+				ht[blzHash(seq, shift)] = uint32(p)
+				if clevel == 9 {
+					ht[blzHash(seq>>8, shift)] = uint32(p + 1)
+				}
+				ip = p + 2
+				continue
 			}
-			continue
 		}
 
-		// Close the pending literal run, or drop its unused count byte.
-		if copied > 0 {
-			dst[op-copied-1] = byte(copied - 1)
-		} else {
-			op--
-		}
-		copied = 0
-
-		// Emit the match: length field n (the decoder adds 2). C checks
-		// for room before each group of bytes it writes (the MATCH_*
-		// macros) and again before the next run's count byte; as op
-		// only grows, that is the same as one check of the final size.
-		far := dist >= blzMaxDistance
-		size := 2
-		if far {
-			dist -= blzMaxDistance
-			size = 4
-		}
-		if n >= 7 {
-			size += 1 + (n-7)/255
-		}
-		if op+size+1 > maxout {
+		// LITERAL: needs room for the byte and a possible count byte
+		// for the next run. (Written as op >= len(dst)-1 rather than
+		// op+2 > len(dst) so that the compiler drops bounds checks.)
+		if op >= len(dst)-1 {
 			return 0
 		}
-		hi := byte(31)
-		if !far {
-			hi = byte(dist >> 8)
-		}
-		if n < 7 {
-			dst[op] = byte(n<<5) + hi
-			op++
-		} else {
-			dst[op] = 7<<5 + hi
-			op++
-			for n -= 7; n >= 255; n -= 255 {
-				dst[op] = 255
-				op++
-			}
-			dst[op] = byte(n)
+		dst[op] = src[anchor]
+		ip = anchor + 1
+		copied++
+		if copied == blzMaxCopy {
+			copied = 0
+			dst[op+1] = blzMaxCopy - 1
 			op++
 		}
-		if far {
-			dst[op] = 255
-			dst[op+1] = byte(dist >> 8)
-			dst[op+2] = byte(dist)
-			op += 3
-		} else {
-			dst[op] = byte(dist)
-			op++
-		}
-
-		// Hash the position where the match was cut back to; clevel 9
-		// also hashes the next one (from the same 4 loaded bytes
-		// shifted right, i.e. 3 bytes, exactly as C does).
-		seq = binary.LittleEndian.Uint32(src[ip:])
-		ht[blzHash(seq, shift)] = uint32(ip)
-		ip++
-		if clevel == 9 {
-			ht[blzHash(seq>>8, shift)] = uint32(ip)
-		}
-		ip++
-
-		// Placeholder count byte for the next literal run.
-		dst[op] = blzMaxCopy - 1
 		op++
 	}
 
 	// Trailing literals, from wherever the main loop stopped up to the
 	// last byte.
 	for ip <= bound {
-		if op+2 > maxout {
+		if op >= len(dst)-1 {
 			return 0
 		}
 		dst[op] = src[ip]
-		op++
 		ip++
 		copied++
 		if copied == blzMaxCopy {
 			copied = 0
-			dst[op] = blzMaxCopy - 1
+			dst[op+1] = blzMaxCopy - 1
 			op++
 		}
+		op++
 	}
 	if copied > 0 {
 		dst[op-copied-1] = byte(copied - 1)
@@ -308,4 +260,53 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 	}
 	dst[0] |= 1 << 5 // format marker
 	return op
+}
+
+// blzEmitMatch writes a match of length field n (the decoder adds 2) at
+// biased distance dist into dst[op:], followed by the placeholder count
+// byte of the next literal run, and returns the new op, or -1 when it does
+// not fit. C checks for room before each group of bytes it writes (the
+// MATCH_* macros) and again before the count byte; as op only grows, that
+// is the same as one check of the final size.
+func blzEmitMatch(dst []byte, op, n, dist int) int {
+	far := dist >= blzMaxDistance
+	size := 2
+	if far {
+		dist -= blzMaxDistance
+		size = 4
+	}
+	if n >= 7 {
+		size += 1 + (n-7)/255
+	}
+	if op+size+1 > len(dst) {
+		return -1
+	}
+	hi := byte(31)
+	if !far {
+		hi = byte(dist >> 8)
+	}
+	if n < 7 {
+		dst[op] = byte(n<<5) + hi
+		op++
+	} else {
+		dst[op] = 7<<5 + hi
+		op++
+		for n -= 7; n >= 255; n -= 255 {
+			dst[op] = 255
+			op++
+		}
+		dst[op] = byte(n)
+		op++
+	}
+	if far {
+		dst[op] = 255
+		dst[op+1] = byte(dist >> 8)
+		dst[op+2] = byte(dist)
+		op += 3
+	} else {
+		dst[op] = byte(dist)
+		op++
+	}
+	dst[op] = blzMaxCopy - 1
+	return op + 1
 }

@@ -1,16 +1,143 @@
 package framereader
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
+// openBeta opens a beta-era frame (old-formats.md §1). Its usermeta blob,
+// if any, is exposed as the vlmetalayer "usermeta".
 func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
-	return fmt.Errorf("%w: beta-era frames", blosc2.ErrUnsupported)
+	l, err := frame.LoadBeta(ra, size)
+	if err != nil {
+		return err
+	}
+	r.use(&l.Layout, Beta)
+	if l.Usermeta != nil {
+		r.vl = append(r.vl, frame.VLMeta{Name: "usermeta", Chunk: l.Usermeta})
+	}
+	r.src = &contiguousSource{ra: ra, base: int64(l.Header.HeaderLen), cbytes: l.Header.Cbytes}
+	return nil
 }
 
+// flagPackedDelta marks chunks of a packed super-chunk delta-encoded
+// against its filters chunk (BLOSC_FILTER_SCHUNK, flags bit 3).
+const flagPackedDelta = 0x08
+
+// openPacked opens a packed super-chunk (old-formats.md §2): its data
+// chunks are Blosc1-style chunks listed by the offset table at its end.
+// The metadata and userdata chunks are exposed as the vlmetalayers
+// "metadata" and "userdata".
 func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
-	return fmt.Errorf("%w: packed super-chunks", blosc2.ErrUnsupported)
+	p, err := frame.LoadPacked(ra, size)
+	if err != nil {
+		return err
+	}
+	src := &packedSource{ra: ra, size: size}
+	r.format = Packed
+	r.src = src
+	r.idx = frame.NewIndex(p.Offsets)
+	r.nchunks = p.NChunks
+	h := frame.Header{HeaderLen: frame.PackedHeaderLen, FrameLen: size, TypeSize: 1, NFilters: 5,
+		CodecFlags: p.Compcode&0x0F | uint8(p.Clevel)<<4, UDCodec: p.Compcode, OtherFlags: 3}
+	copy(h.Filters[:], p.Filters[:])
+	sizes := frame.NewSizes()
+	for i, o := range p.Offsets {
+		hb, err := src.header(o)
+		if err != nil {
+			return fmt.Errorf("packed chunk %d: %w", i, err)
+		}
+		n := int32(binary.LittleEndian.Uint32(hb[4:]))
+		if n < 0 {
+			return fmt.Errorf("%w: packed chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
+		}
+		if i == 0 {
+			h.TypeSize = int32(max(hb[3], 1))
+		}
+		sizes.Add(n)
+	}
+	h.Nbytes = sizes.Nbytes
+	h.ChunkSize = sizes.ChunkSize
+	h.GeneralFlags = sizes.GeneralFlags()
+	h.Cbytes = size - frame.PackedHeaderLen - 8*int64(p.NChunks)
+	r.h = h
+	for _, a := range []struct {
+		name string
+		pos  int64
+	}{{"metadata", p.MetaPos}, {"userdata", p.UserPos}} {
+		if a.pos != 0 {
+			c, err := src.chunk(a.pos)
+			if err != nil {
+				return fmt.Errorf("packed %s chunk: %w", a.name, err)
+			}
+			r.vl = append(r.vl, frame.VLMeta{Name: a.name, Chunk: c})
+		}
+	}
+	if p.FiltersPos != 0 && p.Filters[0] == uint8(blosc2.Delta) {
+		c, err := src.chunk(p.FiltersPos)
+		if err != nil {
+			return fmt.Errorf("packed filters chunk: %w", err)
+		}
+		if r.ref, err = blosc2.Decompress(nil, c); err != nil {
+			return fmt.Errorf("packed filters chunk: %w", err)
+		}
+	}
+	return nil
+}
+
+// packedDelta prepares a chunk that a packed super-chunk delta-encoded
+// against its filters chunk for the chunk decoder: the flag bit means
+// "super-chunk delta" there, not the Blosc1 delta the decoder would apply.
+// addRef then adds the reference back.
+func (r *Reader) packedDelta(c []byte) ([]byte, bool, error) {
+	if r.format != Packed || len(c) < blosc2.MinHeaderLen || c[2]&flagPackedDelta == 0 || c[2]&0x05 == 0x05 {
+		return c, false, nil
+	}
+	if r.ref == nil {
+		return nil, false, fmt.Errorf("%w: chunk delta-encoded against a filters chunk the super-chunk does not have", blosc2.ErrCorrupt)
+	}
+	c = bytes.Clone(c)
+	c[2] &^= flagPackedDelta
+	return c, true, nil
+}
+
+// addRef undoes a packed super-chunk's delta on out, bytes [off,
+// off+len(out)) of a chunk packedDelta prepared.
+func (r *Reader) addRef(delta bool, out []byte, off int) {
+	if !delta {
+		return
+	}
+	for k := range out {
+		if off+k >= len(r.ref) {
+			break
+		}
+		out[k] += r.ref[off+k]
+	}
+}
+
+// packedSource reads chunks at absolute positions of a packed buffer.
+type packedSource struct {
+	ra   io.ReaderAt
+	size int64
+}
+
+func (s *packedSource) header(e int64) ([]byte, error) {
+	return frame.ReadFull(s.ra, e, blosc2.MinHeaderLen, s.size, "chunk header")
+}
+
+func (s *packedSource) chunk(e int64) ([]byte, error) {
+	hb, err := s.header(e)
+	if err != nil {
+		return nil, err
+	}
+	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
+	if cb < blosc2.MinHeaderLen || cb > s.size-e {
+		return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
+	}
+	return frame.ReadFull(s.ra, e, cb, s.size, "chunk")
 }

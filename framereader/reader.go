@@ -35,10 +35,11 @@ type Reader struct {
 	dp      blosc2.DParams
 	closer  io.Closer
 	// unpatched: the header's sizes were never patched (see Info).
-	unpatched  bool
+	unpatched bool
+	// ref is the reference of a packed super-chunk's delta filter.
+	ref        []byte
 	layoutOnce sync.Once
 	starts     []int64 // uncompressed start of each chunk, len nchunks+1; nil for fixed sizes
-	specSize   int     // size of the one special chunk of a variable-size frame
 	layoutErr  error
 }
 
@@ -133,158 +134,29 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	return r, nil
 }
 
-// readAt reads n bytes at off, all of which must lie below size.
 func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
-	if off < 0 || n < 0 || off > size || n > size-off {
-		return nil, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
-	}
-	b := make([]byte, n)
-	if _, err := ra.ReadAt(b, off); err != nil && !(errors.Is(err, io.EOF) && n == 0) {
-		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: %s: %d bytes at offset %d: %v", blosc2.ErrTruncated, what, n, off, err)
-		}
-		return nil, err
-	}
-	return b, nil
+	return frame.ReadFull(ra, off, n, size, what)
 }
 
 func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
-	fixed, err := readAt(ra, 0, frame.FixedHeaderLen, size, "frame header")
+	l, err := frame.LoadContiguous(ra, size)
 	if err != nil {
 		return err
 	}
-	h, err := frame.ParseFixed(fixed)
-	if err != nil {
-		return err
-	}
-	if h.FrameType != frame.TypeContiguous {
-		return fmt.Errorf("%w: frame type %d is a sparse frame's index; open its directory", blosc2.ErrInvalidOption, h.FrameType)
-	}
-	r.format = Contiguous
-	if h.Unpatched() {
-		return r.openUnpatched(ra, size, h)
-	}
-	if h.FrameLen < frame.MinFrameLen || h.FrameLen > size {
-		return fmt.Errorf("%w: frame_len %d outside [%d, %d] (the input's size)", blosc2.ErrHeader, h.FrameLen, frame.MinFrameLen, size)
-	}
-	if int64(h.HeaderLen) > h.FrameLen {
-		return fmt.Errorf("%w: header_len %d beyond frame_len %d", blosc2.ErrHeader, h.HeaderLen, h.FrameLen)
-	}
-	hdr, err := readAt(ra, 0, int64(h.HeaderLen), size, "frame header")
-	if err != nil {
-		return err
-	}
-	if err := frame.ParseMetalayers(&h, hdr); err != nil {
-		return err
-	}
-	tail, err := readAt(ra, h.FrameLen-frame.TrailerMinLen, frame.TrailerMinLen, size, "trailer")
-	if err != nil {
-		return err
-	}
-	tl, err := frame.TrailerLenAt(tail)
-	if err != nil {
-		return err
-	}
-	if tl < frame.TrailerMinLen || tl > h.FrameLen-frame.FixedHeaderLen {
-		return fmt.Errorf("%w: trailer_len %d outside [%d, frame_len-%d = %d]", blosc2.ErrHeader, tl, frame.TrailerMinLen, frame.FixedHeaderLen, h.FrameLen-frame.FixedHeaderLen)
-	}
-	trailerStart := h.FrameLen - tl
-	if h.Nbytes == 0 {
-		trailerStart = int64(h.HeaderLen)
-	}
-	if trailerStart < int64(h.HeaderLen) || trailerStart > h.FrameLen {
-		return fmt.Errorf("%w: trailer at %d, before the end of the %d-byte header", blosc2.ErrHeader, trailerStart, h.HeaderLen)
-	}
-	if h.Cbytes < 0 || h.Cbytes > trailerStart-int64(h.HeaderLen) {
-		return fmt.Errorf("%w: cbytes %d: the index would start past the trailer at %d", blosc2.ErrHeader, h.Cbytes, trailerStart)
-	}
-	var idxChunk []byte
-	if h.Nbytes > 0 {
-		idxStart := int64(h.HeaderLen) + h.Cbytes
-		idxChunk, err = readAt(ra, idxStart, trailerStart-idxStart, size, "index chunk")
-		if err != nil {
-			return err
-		}
-	}
-	trailer, err := readAt(ra, trailerStart, h.FrameLen-trailerStart, size, "trailer")
-	if err != nil {
-		return err
-	}
-	if err := r.setup(h, idxChunk, trailer); err != nil {
-		return err
-	}
-	r.src = &contiguousSource{ra: ra, base: int64(h.HeaderLen), cbytes: h.Cbytes}
-	return r.checkEntries()
-}
-
-// setup parses the index and the trailer and derives the chunk count.
-func (r *Reader) setup(h frame.Header, idxChunk, trailer []byte) error {
-	r.h = h
-	if h.Nbytes < 0 {
-		return fmt.Errorf("%w: nbytes %d", blosc2.ErrHeader, h.Nbytes)
-	}
-	want := -1
-	switch {
-	case h.Nbytes == 0:
-		r.nchunks = 0
-	case h.ChunkSize > 0:
-		n := (h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize)
-		if n > frame.MaxChunks {
-			return fmt.Errorf("%w: nbytes %d and chunksize %d make %d chunks, at most %d", blosc2.ErrHeader, h.Nbytes, h.ChunkSize, n, frame.MaxChunks)
-		}
-		want = int(n)
-	case h.ChunkSize == 0:
-	default:
-		return fmt.Errorf("%w: chunksize %d with nbytes %d", blosc2.ErrHeader, h.ChunkSize, h.Nbytes)
-	}
-	if h.Nbytes > 0 {
-		idx, err := frame.DecodeIndex(idxChunk, want)
-		if err != nil {
-			return err
-		}
-		r.idx = idx
-		r.nchunks = idx.Len()
-		if int64(r.nchunks) > h.Nbytes {
-			return fmt.Errorf("%w: %d chunks cannot hold nbytes %d", blosc2.ErrCorrupt, r.nchunks, h.Nbytes)
-		}
-	}
-	if trailer != nil {
-		vl, err := frame.ParseTrailer(trailer)
-		if err != nil {
-			return err
-		}
-		r.vl = vl
-	}
+	r.use(l, Contiguous)
+	r.src = &contiguousSource{ra: ra, base: int64(l.Header.HeaderLen), cbytes: l.Header.Cbytes}
 	return nil
 }
 
-// checkEntries validates every index entry of a contiguous frame as
-// validate_offsets_chunk does, plus the special kinds.
-func (r *Reader) checkEntries() error {
-	limit := r.h.Cbytes - blosc2.ExtendedHeaderLen
-	if r.format != Contiguous && r.format != Beta {
-		limit = -1
-	}
-	n := r.nchunks
-	if n > 0 && r.idx.At(0) == r.idx.At(n-1) && r.idxRepeated() {
-		n = 1 // one value repeated: one check
-	}
-	for i := range n {
-		e := r.idx.At(i)
-		if e < 0 {
-			if frame.EntryKind(e) == blosc2.SpecialNone {
-				return fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
-			}
-			continue
-		}
-		if limit >= 0 && e > limit {
-			return fmt.Errorf("%w: index entry %d: chunk at %d, past the chunks section (cbytes %d)", blosc2.ErrCorrupt, i, e, r.h.Cbytes)
-		}
-	}
-	return nil
+// use takes the parts of a loaded layout.
+func (r *Reader) use(l *frame.Layout, f Format) {
+	r.format = f
+	r.h = l.Header
+	r.idx = l.Index
+	r.nchunks = l.NChunks
+	r.vl = l.VL
+	r.unpatched = l.Unpatched
 }
-
-func (r *Reader) idxRepeated() bool { return r.idx.Repeated() }
 
 // contiguousSource reads chunks from the chunks section of a frame.
 type contiguousSource struct {
@@ -378,7 +250,7 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 		return ci, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	cb := int(int32(binary.LittleEndian.Uint32(hb[12:])))
-	if cb <= 4096 || hb[31]>>4&7 == uint8(blosc2.SpecialValue) {
+	if cb <= 4096 || (len(hb) >= 32 && hb[31]>>4&7 == uint8(blosc2.SpecialValue)) {
 		// Small chunks (and repeated-value ones, whose value follows the
 		// header) are read whole.
 		if hb, err = r.src.chunk(ci.Entry); err != nil {
@@ -453,37 +325,53 @@ func (r *Reader) Chunk(i int) ([]byte, error) {
 	return c, nil
 }
 
-// chunk returns chunk i checked against the size the frame implies.
-func (r *Reader) checkedChunk(i int) ([]byte, int64, int, error) {
+// checkedChunk returns chunk i checked against the size the frame
+// implies, ready for the chunk decoder (see packedDelta).
+func (r *Reader) checkedChunk(i int) (checked, error) {
+	var ck checked
 	start, n, err := r.chunkRange(i)
 	if err != nil {
-		return nil, 0, 0, err
+		return ck, err
 	}
 	c, err := r.Chunk(i)
 	if err != nil {
-		return nil, 0, 0, err
+		return ck, err
+	}
+	if c, ck.delta, err = r.packedDelta(c); err != nil {
+		return ck, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	h, err := blosc2.ParseHeader(c)
 	if err != nil {
-		return nil, 0, 0, fmt.Errorf("chunk %d: %w", i, err)
+		return ck, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	if h.Nbytes != n {
-		return nil, 0, 0, fmt.Errorf("%w: chunk %d holds %d bytes, the frame layout says %d", blosc2.ErrCorrupt, i, h.Nbytes, n)
+		return ck, fmt.Errorf("%w: chunk %d holds %d bytes, the frame layout says %d", blosc2.ErrCorrupt, i, h.Nbytes, n)
 	}
-	return c, start, n, nil
+	ck.c, ck.start, ck.n, ck.h = c, start, n, h
+	return ck, nil
+}
+
+// checked is a chunk ready to decode.
+type checked struct {
+	c     []byte
+	h     blosc2.Header
+	start int64 // uncompressed position in the frame
+	n     int   // uncompressed size
+	delta bool  // add the packed super-chunk's reference after decoding
 }
 
 // DecodeChunk decodes chunk i and appends its bytes to dst. Implied
 // uninitialized chunks decode to zeros.
 func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
-	c, _, _, err := r.checkedChunk(i)
+	ck, err := r.checkedChunk(i)
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.DecompressWith(dst, c, &r.dp)
+	out, err := blosc2.DecompressWith(dst, ck.c, &r.dp)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
+	r.addRef(ck.delta, out[len(dst):], 0)
 	return out, nil
 }
 
@@ -491,14 +379,15 @@ func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
 // being the chunk header's typesize, and appends them to dst. Only the
 // blocks holding them are decoded.
 func (r *Reader) DecodeChunkItems(dst []byte, i, start, n int) ([]byte, error) {
-	c, _, _, err := r.checkedChunk(i)
+	ck, err := r.checkedChunk(i)
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.GetItems(dst, c, start, n)
+	out, err := blosc2.GetItems(dst, ck.c, start, n)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
+	r.addRef(ck.delta, out[len(dst):], start*ck.h.TypeSize)
 	return out, nil
 }
 
@@ -600,22 +489,24 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 		return 0, err
 	}
 	for done < len(p) {
-		c, start, n, err := r.checkedChunk(i)
+		ck, err := r.checkedChunk(i)
 		if err != nil {
 			return done, err
 		}
+		c, start, n := ck.c, ck.start, ck.n
 		lo := int(off + int64(done) - start)
 		m := min(n-lo, len(p)-done)
 		if lo == 0 && m == n {
 			if _, err := blosc2.DecompressTo(p[done:done+n], c, &r.dp); err != nil {
 				return done, fmt.Errorf("chunk %d: %w", i, err)
 			}
-			if h, _ := blosc2.ParseHeader(c); h.Special() == blosc2.SpecialUninit {
+			if ck.h.Special() == blosc2.SpecialUninit {
 				clear(p[done : done+n])
 			}
 		} else if err := decodeRange(p[done:done+m], c, lo, &r.dp); err != nil {
 			return done, fmt.Errorf("chunk %d: %w", i, err)
 		}
+		r.addRef(ck.delta, p[done:done+m], lo)
 		done += m
 		i++
 	}

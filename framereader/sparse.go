@@ -29,58 +29,14 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 	return r, nil
 }
 
-// parseSparseIndex reads chunks.b2frame: a frame with an empty chunks
-// section, whose index lies at header_len and holds chunk file numbers.
+// parseSparseIndex reads chunks.b2frame.
 func (r *Reader) parseSparseIndex(b []byte) error {
-	h, err := frame.ParseFixed(b)
+	l, err := frame.LoadSparseIndex(b)
 	if err != nil {
 		return err
 	}
-	if h.FrameType != frame.TypeSparse {
-		return fmt.Errorf("%w: %s has frame type %d, want %d (sparse)", blosc2.ErrHeader, frame.SparseIndexName, h.FrameType, frame.TypeSparse)
-	}
-	size := int64(len(b))
-	if h.FrameLen < frame.MinFrameLen || h.FrameLen > size {
-		return fmt.Errorf("%w: frame_len %d outside [%d, %d] (the file's size)", blosc2.ErrHeader, h.FrameLen, frame.MinFrameLen, size)
-	}
-	if int64(h.HeaderLen) > h.FrameLen {
-		return fmt.Errorf("%w: header_len %d beyond frame_len %d", blosc2.ErrHeader, h.HeaderLen, h.FrameLen)
-	}
-	b = b[:h.FrameLen]
-	if err := frame.ParseMetalayers(&h, b); err != nil {
-		return err
-	}
-	tl, err := frame.TrailerLenAt(b)
-	if err != nil {
-		return err
-	}
-	if tl < frame.TrailerMinLen || tl > h.FrameLen-frame.FixedHeaderLen {
-		return fmt.Errorf("%w: trailer_len %d", blosc2.ErrHeader, tl)
-	}
-	ts := h.FrameLen - tl
-	if h.Nbytes == 0 {
-		ts = int64(h.HeaderLen)
-	}
-	if ts < int64(h.HeaderLen) {
-		return fmt.Errorf("%w: trailer at %d, inside the %d-byte header", blosc2.ErrHeader, ts, h.HeaderLen)
-	}
-	var idx []byte
-	if h.Nbytes > 0 {
-		idx = b[h.HeaderLen:ts]
-	}
-	if err := r.setup(h, idx, b[ts:]); err != nil {
-		return err
-	}
-	for i := range r.nchunks {
-		e := r.idx.At(i)
-		if e > 0xFFFFFFFF {
-			return fmt.Errorf("%w: index entry %d: chunk file number %d exceeds 8 hex digits", blosc2.ErrCorrupt, i, e)
-		}
-		if r.idx.Repeated() {
-			break
-		}
-	}
-	return r.checkEntries()
+	r.use(l, Sparse)
+	return nil
 }
 
 // sparseSource reads chunk files of a sparse frame directory.

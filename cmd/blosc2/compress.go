@@ -13,8 +13,13 @@ func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	fs.SetOutput(stderr)
 	var cf cflags
 	cf.register(fs)
-	format := fs.String("format", "chunk", "output container: chunk")
-	out := fs.String("o", "", "output file (default stdout)")
+	format := fs.String("format", "cframe", "output container: cframe (contiguous frame), sframe (sparse frame: a directory, needs -o) or chunk (one chunk)")
+	out := fs.String("o", "", "output file (default stdout; for sframe, the directory)")
+	chunksize := fs.Int("chunksize", 1<<20, "bytes per chunk in a frame")
+	var metas metaList
+	var vlmetas vlmetaList
+	fs.Var(&metas, "meta", "fixed metalayer NAME=HEX (frames; repeatable)")
+	fs.Var(&vlmetas, "vlmeta", "variable-length metalayer NAME=VALUE (frames; repeatable)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -29,6 +34,16 @@ func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	in := ""
 	if len(pos) == 1 {
 		in = pos[0]
+	}
+	switch *format {
+	case "cframe", "sframe":
+		return compressFrame(*format, in, *out, stdin, stdout, p, *chunksize, metas, vlmetas)
+	case "chunk":
+		if len(metas) > 0 || len(vlmetas) > 0 {
+			return fmt.Errorf("--meta and --vlmeta need a frame format")
+		}
+	default:
+		return fmt.Errorf("unknown format %q (cframe, sframe or chunk)", *format)
 	}
 	r, err := openInput(in, stdin)
 	if err != nil {
@@ -48,40 +63,4 @@ func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 		return writeOutput(*out, stdout, chunk)
 	}
 	return fmt.Errorf("unknown format %q", *format)
-}
-
-func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("decompress", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("o", "", "output file (default stdout)")
-	threads := fs.Int("threads", 1, "goroutines per chunk")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return fmt.Errorf("decompress takes one input, got %d", len(pos))
-	}
-	in := ""
-	if len(pos) == 1 {
-		in = pos[0]
-	}
-	r, err := openInput(in, stdin)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return err
-	}
-	h, err := blosc2.ParseHeader(data)
-	if err != nil || h.Cbytes != len(data) {
-		return fmt.Errorf("input is not a Blosc2 chunk (%v)", err)
-	}
-	raw, err := blosc2.DecompressWith(nil, data, &blosc2.DParams{Threads: *threads})
-	if err != nil {
-		return err
-	}
-	return writeOutput(*out, stdout, raw)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framereader"
 )
 
 type chunkInfo struct {
@@ -33,12 +34,21 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("info", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
+	maxRows := fs.Int("max-chunks", 100, "chunk table rows to print (0: all; JSON always lists all)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return fmt.Errorf("info takes one file")
+	}
+	switch f, err := framereader.DetectFile(pos[0]); {
+	case err != nil:
+		return err
+	case f == framereader.Unknown:
+		return fmt.Errorf("%s: not a Blosc2 chunk, frame, sparse frame directory, beta frame or packed super-chunk", pos[0])
+	case f != framereader.Chunk:
+		return infoFrame(pos[0], *asJSON, *maxRows, stdout)
 	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {

@@ -1,12 +1,20 @@
-// Command blosc2 compresses and decompresses Blosc2 data: chunks, and
-// (in later versions) frames, from files or standard input.
+// Command blosc2 compresses and decompresses Blosc2 data: chunks,
+// contiguous frames (.b2frame), sparse frames (directories), and reads the
+// older beta-era frames and packed super-chunks, from files or standard
+// input.
 //
-//	blosc2 compress --format chunk [flags] [-o OUT] [IN]
+//	blosc2 compress [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [flags] [-o OUT] [IN]
 //	blosc2 decompress [-o OUT] [IN]
-//	blosc2 info [--json] FILE
+//	blosc2 info [--json] [--max-chunks N] FILE
+//	blosc2 repair [-o OUT] FILE
+//	blosc2 recover [-o OUT] FILE
 //	blosc2 bench [compress flags] [--reps N] [FILE]
 //
-// Standard input and output are used where IN or OUT is omitted.
+// Standard input and output are used where IN or OUT is omitted. A frame
+// written to standard output that is a pipe has its header sizes
+// unpatched: this command and the Go readers read it, C-Blosc2 does not
+// until 'blosc2 repair' patches it. 'blosc2 recover' rebuilds a valid
+// frame from one whose writer died, keeping every whole chunk.
 package main
 
 import (
@@ -19,9 +27,11 @@ import (
 )
 
 const usage = `usage:
-  blosc2 compress --format chunk [flags] [-o OUT] [IN]
+  blosc2 compress [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [flags] [-o OUT] [IN]
   blosc2 decompress [-o OUT] [IN]
-  blosc2 info [--json] FILE
+  blosc2 info [--json] [--max-chunks N] FILE
+  blosc2 repair [-o OUT] FILE
+  blosc2 recover [-o OUT] FILE
   blosc2 bench [compress flags] [--reps N] [FILE]
 
 Run 'blosc2 COMMAND -h' for a command's flags.
@@ -51,6 +61,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cmdInfo(args, stdout, stderr)
 	case "bench":
 		return cmdBench(args, stdout, stderr)
+	case "repair":
+		return cmdRepair(args, stdin, stdout, stderr)
+	case "recover":
+		return cmdRecover(args, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

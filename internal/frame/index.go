@@ -108,7 +108,7 @@ func NewIndex(entries []int64) Index { return Index{n: len(entries), entries: en
 // directLimit is the index size below which DecodeIndex decodes in one
 // call; above it, it decodes in steps so that a corrupt size cannot make
 // it allocate ahead of data that actually decodes.
-const directLimit = 64 << 20
+const directLimit = 1 << 20
 
 // DecodeIndex decodes the index chunk. want is the number of entries the
 // header implies, or -1 when the index itself decides (variable-size

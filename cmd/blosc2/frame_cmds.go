@@ -1,0 +1,432 @@
+package main
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/framewriter"
+)
+
+// metaList is the repeatable --meta NAME=HEX flag.
+type metaList []struct {
+	name    string
+	content []byte
+}
+
+func (m *metaList) String() string {
+	var s []string
+	for _, x := range *m {
+		s = append(s, x.name+"="+hex.EncodeToString(x.content))
+	}
+	return strings.Join(s, ",")
+}
+
+func (m *metaList) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("--meta wants NAME=HEX, got %q", s)
+	}
+	b, err := hex.DecodeString(val)
+	if err != nil {
+		return fmt.Errorf("--meta %s: content is not hex: %v", name, err)
+	}
+	*m = append(*m, struct {
+		name    string
+		content []byte
+	}{name, b})
+	return nil
+}
+
+// vlmetaList is the repeatable --vlmeta NAME=VALUE flag.
+type vlmetaList [][2]string
+
+func (m *vlmetaList) String() string {
+	var s []string
+	for _, x := range *m {
+		s = append(s, x[0]+"="+x[1])
+	}
+	return strings.Join(s, ",")
+}
+
+func (m *vlmetaList) Set(s string) error {
+	name, val, ok := strings.Cut(s, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("--vlmeta wants NAME=VALUE, got %q", s)
+	}
+	*m = append(*m, [2]string{name, val})
+	return nil
+}
+
+// writeFrame compresses r into w in chunks of chunksize bytes.
+func writeFrame(w *framewriter.Writer, r io.Reader, chunksize int, vlmetas vlmetaList) error {
+	buf := make([]byte, chunksize)
+	for {
+		n, err := io.ReadFull(r, buf)
+		if n > 0 {
+			if werr := w.WriteChunk(buf[:n]); werr != nil {
+				return werr
+			}
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for _, v := range vlmetas {
+		if err := w.SetVLMetalayer(v[0], []byte(v[1])); err != nil {
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// compressFrame is compress --format cframe|sframe.
+func compressFrame(format, in, out string, stdin io.Reader, stdout io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
+	if chunksize < 1 || chunksize > blosc2.MaxBufferSize {
+		return fmt.Errorf("--chunksize %d outside 1-%d", chunksize, blosc2.MaxBufferSize)
+	}
+	opts := []framewriter.Option{framewriter.WithCParams(p)}
+	for _, m := range metas {
+		opts = append(opts, framewriter.WithMetalayer(m.name, m.content))
+	}
+	r, err := openInput(in, stdin)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	var w *framewriter.Writer
+	switch {
+	case format == "sframe":
+		if out == "" || out == "-" {
+			return fmt.Errorf("--format sframe writes a directory: give it with -o")
+		}
+		w, err = framewriter.CreateSparse(out, opts...)
+	case out == "" || out == "-":
+		w, err = framewriter.New(stdout, opts...)
+	default:
+		w, err = framewriter.Create(out, opts...)
+	}
+	if err != nil {
+		return err
+	}
+	if err := writeFrame(w, r, chunksize, vlmetas); err != nil {
+		w.Close()
+		if out != "" && out != "-" {
+			os.RemoveAll(out)
+		}
+		return err
+	}
+	return nil
+}
+
+// chunkRow is one line of the chunk table of info.
+type chunkRow struct {
+	Index     int    `json:"index"`
+	Entry     int64  `json:"entry"`
+	Special   string `json:"special,omitempty"`
+	Nbytes    int    `json:"nbytes"`
+	Cbytes    int    `json:"cbytes"`
+	Start     int64  `json:"start"`
+	Codec     string `json:"codec"`
+	BlockSize int    `json:"blocksize"`
+	Flags     uint8  `json:"flags"`
+	Kind      string `json:"kind,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+type metaRow struct {
+	Name  string `json:"name"`
+	Hex   string `json:"hex"`
+	Value any    `json:"value,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+type frameInfo struct {
+	Kind         string     `json:"kind"`
+	Version      int        `json:"version"`
+	GeneralFlags uint8      `json:"general_flags"`
+	HeaderLen    int        `json:"header_len"`
+	FrameLen     int64      `json:"frame_len"`
+	Nbytes       int64      `json:"nbytes"`
+	Cbytes       int64      `json:"cbytes"`
+	TypeSize     int        `json:"typesize"`
+	BlockSize    int        `json:"blocksize"`
+	ChunkSize    int        `json:"chunksize"`
+	Codec        string     `json:"codec"`
+	CodecMeta    uint8      `json:"codec_meta"`
+	Clevel       int        `json:"clevel"`
+	SplitMode    int        `json:"splitmode"`
+	UseDict      bool       `json:"use_dict"`
+	Filters      []string   `json:"filters"`
+	TComp        int        `json:"tcomp"`
+	TDecomp      int        `json:"tdecomp"`
+	HasVLMeta    bool       `json:"has_vlmetalayers"`
+	Unpatched    bool       `json:"unpatched"`
+	NChunks      int        `json:"nchunks"`
+	Chunks       []chunkRow `json:"chunks"`
+	Metalayers   []metaRow  `json:"metalayers"`
+	VLMetalayers []metaRow  `json:"vlmetalayers"`
+}
+
+// printable returns a JSON-friendly value for metadata: the msgpack value
+// when the bytes are one, else the text when they are UTF-8.
+func printable(b []byte) any {
+	if v, err := framereader.DecodeMsgpack(b); err == nil && len(b) > 0 {
+		return jsonable(v)
+	}
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return nil
+}
+
+// jsonable turns msgpack values into what encoding/json can print.
+func jsonable(v any) any {
+	switch x := v.(type) {
+	case []byte:
+		return hex.EncodeToString(x)
+	case []any:
+		for i := range x {
+			x[i] = jsonable(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = jsonable(x[k])
+		}
+	case map[any]any:
+		m := map[string]any{}
+		for k, e := range x {
+			m[fmt.Sprint(k)] = jsonable(e)
+		}
+		return m
+	case framereader.Ext:
+		return map[string]any{"ext": x.Type, "hex": hex.EncodeToString(x.Data)}
+	case float32:
+		return float64(x)
+	}
+	return v
+}
+
+func describeFrame(r *framereader.Reader) frameInfo {
+	in := r.Info()
+	fi := frameInfo{
+		Kind: in.Format.String(), Version: in.Version, GeneralFlags: in.GeneralFlags, HeaderLen: in.HeaderLen,
+		FrameLen: in.FrameLen, Nbytes: in.Nbytes, Cbytes: in.Cbytes, TypeSize: in.TypeSize, BlockSize: in.BlockSize,
+		ChunkSize: in.ChunkSize, Codec: codec.Name(in.Codec), CodecMeta: in.CodecMeta, Clevel: in.Clevel,
+		SplitMode: int(in.SplitMode), UseDict: in.UseDict, TComp: in.TComp, TDecomp: in.TDecomp,
+		HasVLMeta: in.HasVLMeta, Unpatched: in.Unpatched, NChunks: r.NumChunks(),
+		Chunks: []chunkRow{}, Metalayers: []metaRow{}, VLMetalayers: []metaRow{},
+	}
+	for i, f := range in.Filters {
+		if f.ID != blosc2.NoFilter {
+			fi.Filters = append(fi.Filters, fmt.Sprintf("%d:%s", i, filterString(f)))
+		}
+	}
+	for i := range r.NumChunks() {
+		ci, err := r.ChunkInfo(i)
+		row := chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
+			Codec: codec.Name(ci.Header.Codec), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
+		if ci.Special != blosc2.SpecialNone {
+			row.Special = ci.Special.String()
+		}
+		switch {
+		case ci.Header.Special() != blosc2.SpecialNone:
+			row.Kind = "special-" + ci.Header.Special().String()
+		case ci.Header.Memcpyed():
+			row.Kind = "memcpyed"
+		case ci.Header.VLBlocks():
+			row.Kind = "vlblocks"
+		}
+		if err != nil {
+			row.Error = err.Error()
+		}
+		fi.Chunks = append(fi.Chunks, row)
+	}
+	for _, m := range r.Metalayers() {
+		fi.Metalayers = append(fi.Metalayers, metaRow{Name: m.Name, Hex: hex.EncodeToString(m.Content), Value: printable(m.Content)})
+	}
+	for _, name := range r.VLMetalayerNames() {
+		row := metaRow{Name: name}
+		b, err := r.VLMetalayer(name)
+		if err != nil {
+			row.Error = err.Error()
+		} else {
+			row.Hex = hex.EncodeToString(b)
+			row.Value = printable(b)
+		}
+		fi.VLMetalayers = append(fi.VLMetalayers, row)
+	}
+	return fi
+}
+
+// infoFrame prints what info shows for a frame.
+func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
+	r, err := framereader.Open(path)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	fi := describeFrame(r)
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(fi)
+	}
+	ratio := 0.0
+	if fi.Cbytes > 0 {
+		ratio = float64(fi.Nbytes) / float64(fi.Cbytes)
+	}
+	fmt.Fprintf(stdout, "%s: format version %d (general_flags %#02x)%s\n", fi.Kind, fi.Version, fi.GeneralFlags, map[bool]string{true: ", header sizes UNPATCHED (run blosc2 repair)"}[fi.Unpatched])
+	fmt.Fprintf(stdout, "  header_len %d, frame_len %d\n", fi.HeaderLen, fi.FrameLen)
+	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f), %d chunks, chunksize %d\n", fi.Nbytes, fi.Cbytes, ratio, fi.NChunks, fi.ChunkSize)
+	fmt.Fprintf(stdout, "  typesize %d, blocksize %d, codec %s (meta %d) clevel %d, splitmode %d, dict %v\n", fi.TypeSize, fi.BlockSize, fi.Codec, fi.CodecMeta, fi.Clevel, fi.SplitMode, fi.UseDict)
+	fmt.Fprintf(stdout, "  filters %v, threads %d/%d\n", fi.Filters, fi.TComp, fi.TDecomp)
+	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "kind")
+	for i, c := range fi.Chunks {
+		if maxRows > 0 && i >= maxRows {
+			fmt.Fprintf(stdout, "  … %d more (--max-chunks 0 lists all)\n", len(fi.Chunks)-i)
+			break
+		}
+		kind := c.Kind
+		if c.Special != "" {
+			kind = "index-only " + c.Special
+		}
+		if c.Error != "" {
+			kind += " ERROR: " + c.Error
+		}
+		fmt.Fprintf(stdout, "  %6d %12d %10d %10d %12d %-8s %9d %s\n", c.Index, c.Entry, c.Nbytes, c.Cbytes, c.Start, c.Codec, c.BlockSize, kind)
+	}
+	printMeta := func(title string, rows []metaRow) {
+		fmt.Fprintf(stdout, "%s: %d\n", title, len(rows))
+		for _, m := range rows {
+			v := ""
+			if m.Value != nil {
+				b, _ := json.Marshal(m.Value)
+				v = " = " + string(b)
+			}
+			if m.Error != "" {
+				v = " ERROR: " + m.Error
+			}
+			h := m.Hex
+			if len(h) > 64 {
+				h = h[:64] + "…"
+			}
+			fmt.Fprintf(stdout, "  %s (%d bytes) %s%s\n", m.Name, len(m.Hex)/2, h, v)
+		}
+	}
+	printMeta("metalayers", fi.Metalayers)
+	printMeta("vlmetalayers", fi.VLMetalayers)
+	return nil
+}
+
+// cmdRepair patches the header of a frame written to a pipe.
+func cmdRepair(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("repair", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the repaired frame here (default: patch FILE in place)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: blosc2 repair [-o OUT] FILE\n\nPatches the header sizes of a complete frame written to a pipe or socket, so C-Blosc2 opens it.\nWith -o, FILE may be - (standard input) and is read in one pass.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("repair takes one file")
+	}
+	if *out == "" {
+		if pos[0] == "-" {
+			return fmt.Errorf("repairing standard input needs -o OUT")
+		}
+		if err := framewriter.RepairFile(pos[0]); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "%s: header patched (or already complete)\n", pos[0])
+		return nil
+	}
+	r, err := openInput(pos[0], stdin)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	f, err := os.Create(*out)
+	if err != nil {
+		return err
+	}
+	if err := framewriter.Repair(f, r); err != nil {
+		f.Close()
+		os.Remove(*out)
+		return err
+	}
+	return f.Close()
+}
+
+// cmdRecover recovers the whole chunks of a frame whose writer died.
+func cmdRecover(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("recover", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("o", "", "write the recovered frame here (default: recover FILE in place)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: blosc2 recover [-o OUT] FILE\n\nRebuilds a valid frame from a frame file whose writer died: keeps every whole chunk,\ncuts the torn tail, writes a new index, trailer and header.")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return fmt.Errorf("recover takes one file")
+	}
+	var rep framewriter.RecoverReport
+	if *out == "" {
+		rep, err = framewriter.RecoverFile(pos[0])
+	} else {
+		var src *os.File
+		if src, err = os.Open(pos[0]); err != nil {
+			return err
+		}
+		defer src.Close()
+		st, err := src.Stat()
+		if err != nil {
+			return err
+		}
+		dst, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		rep, err = framewriter.Recover(dst, src, st.Size())
+		if cerr := dst.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(*out)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if rep.Intact {
+		fmt.Fprintf(stderr, "%s: frame is complete (%d chunks, %d bytes); nothing to recover\n", pos[0], rep.Chunks, rep.Nbytes)
+		return nil
+	}
+	fmt.Fprintf(stderr, "recovered %d chunks (%d bytes); cut %d bytes; index found %v; vlmetalayers found %v\n",
+		rep.Chunks, rep.Nbytes, rep.Dropped, rep.IndexFound, rep.VLMetaFound)
+	if rep.LostSpecials {
+		fmt.Fprintln(stderr, "warning: the writer kept some zero/NaN/uninit chunks only in its unwritten index: they are lost and later chunks moved up")
+	}
+	return nil
+}

@@ -1,0 +1,185 @@
+package framewriter
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// b2c returns the path of the C-Blosc2 3.3.2 reference CLI, or skips.
+func b2c(t *testing.T) string {
+	t.Helper()
+	p := os.Getenv("BLOSC2_B2C")
+	if p == "" {
+		p = "/work/cref/bin/b2c"
+	}
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C", p)
+	}
+	return p
+}
+
+// cInfo is the part of `b2c info` this test reads.
+type cInfo struct {
+	Kind       string `json:"kind"`
+	NChunks    int    `json:"nchunks"`
+	ChunkSize  int    `json:"chunksize"`
+	Nbytes     int64  `json:"nbytes"`
+	Cbytes     int64  `json:"cbytes"`
+	FrameLen   int64  `json:"frame_len"`
+	Metalayers []struct {
+		Name string `json:"name"`
+		Hex  string `json:"hex"`
+	} `json:"metalayers"`
+	VLMetalayers []struct {
+		Name string `json:"name"`
+		Hex  string `json:"hex"`
+	} `json:"vlmetalayers"`
+}
+
+// cCheck has C-Blosc2 open path, decode every chunk and report its
+// header; the decoded bytes must equal want. It returns C's info, or the
+// error text when C refused the frame and wantErr is set.
+func cCheck(t *testing.T, path string, want []byte, wantErr bool) (cInfo, string) {
+	t.Helper()
+	bin := b2c(t)
+	var info cInfo
+	out, err := exec.Command(bin, "info", path).CombinedOutput()
+	if err != nil {
+		if wantErr {
+			return info, strings.TrimSpace(string(out))
+		}
+		t.Fatalf("C-Blosc2 cannot open %s: %v\n%s", path, err, out)
+	}
+	if wantErr {
+		t.Fatalf("C-Blosc2 opened %s, expected a refusal", path)
+	}
+	if err := json.Unmarshal(out, &info); err != nil {
+		t.Fatalf("b2c info: %v\n%s", err, out)
+	}
+	raw := filepath.Join(t.TempDir(), "raw")
+	if out, err := exec.Command(bin, "decompress-frame", path, raw).CombinedOutput(); err != nil {
+		t.Fatalf("C-Blosc2 cannot decode %s: %v\n%s", path, err, out)
+	}
+	got, err := os.ReadFile(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("C-Blosc2 decodes %d bytes, want %d (equal prefix %d)", len(got), len(want), firstDiff(got, want))
+	}
+	return info, ""
+}
+
+// TestCInterop writes frames of every layout this package produces and
+// has C-Blosc2 3.3.2 open and decode them: fixed and variable chunk sizes
+// (format 2 and 3), metalayers and vlmetalayers, special chunks as index
+// entries and stored, FillSpecial, VL-block chunks, empty frames, sparse
+// frames. A frame written to a pipe must be refused until repaired.
+func TestCInterop(t *testing.T) {
+	b2c(t)
+	for _, c := range rtCases() {
+		if !strings.Contains(c.name, "-f1-") && !strings.Contains(c.name, "-f3-") {
+			continue
+		}
+		t.Run(c.name, func(t *testing.T) {
+			var want []byte
+			for _, p := range c.pieces {
+				want = append(want, p.expected(c.cp.TypeSize)...)
+			}
+			path := filepath.Join(t.TempDir(), "f.b2frame")
+			w, err := Create(path, c.options()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.write(t, w)
+			info, _ := cCheck(t, path, want, false)
+			if info.NChunks != len(c.pieces) || info.Nbytes != int64(len(want)) {
+				t.Fatalf("C sees %d chunks, %d bytes", info.NChunks, info.Nbytes)
+			}
+			if len(info.Metalayers) != len(c.metas) || len(info.VLMetalayers) != len(c.vlmetas) {
+				t.Fatalf("C sees metalayers %v, vlmetalayers %v", info.Metalayers, info.VLMetalayers)
+			}
+			for i, m := range c.vlmetas {
+				if info.VLMetalayers[i].Name != m[0] || info.VLMetalayers[i].Hex != hex.EncodeToString([]byte(m[1])) {
+					t.Fatalf("C reads vlmetalayer %q as %.40s…", m[0], info.VLMetalayers[i].Hex)
+				}
+			}
+			dir := filepath.Join(t.TempDir(), "sf.b2frame")
+			w, err = CreateSparse(dir, c.options()...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.write(t, w)
+			info, _ = cCheck(t, dir, want, false)
+			if info.Kind != "sframe" || info.NChunks != len(c.pieces) {
+				t.Fatalf("C sees %s with %d chunks", info.Kind, info.NChunks)
+			}
+		})
+	}
+	t.Run("fill-special-then-append", func(t *testing.T) {
+		cp := blosc2.DefaultCParams()
+		cp.TypeSize = 4
+		path := filepath.Join(t.TempDir(), "fill.b2frame")
+		w, err := Create(path, WithCParams(cp), WithoutSync())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.FillSpecial(25000, blosc2.SpecialNaN, 40000); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		want := piece{kind: blosc2.SpecialNaN, n: 100000}.expected(4)
+		cCheck(t, path, want, false)
+	})
+	t.Run("vlblocks", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "vl.b2frame")
+		w, err := Create(path, WithoutSync())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []byte
+		for i, n := range []int{5000, 5000, 1200} {
+			raw := testData(n, uint64(i))
+			want = append(want, raw...)
+			c, err := blosc2.CompressVL(nil, [][]byte{raw[:n/3], raw[n/3:]}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.WriteCompressedChunk(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		cCheck(t, path, want, false)
+	})
+	t.Run("unpatched-refused", func(t *testing.T) {
+		var buf bytes.Buffer
+		w, err := New(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw := testData(20000, 1)
+		if err := w.WriteChunk(raw); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "pipe.b2frame")
+		os.WriteFile(path, buf.Bytes(), 0o644)
+		_, msg := cCheck(t, path, nil, true)
+		t.Logf("C-Blosc2 on an unpatched frame: %s", msg)
+	})
+}

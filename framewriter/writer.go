@@ -1,0 +1,749 @@
+package framewriter
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/frame"
+)
+
+// Writer writes a Blosc2 frame chunk by chunk, laid out as C-Blosc2 3.3.2
+// lays out a super-chunk built by appending chunks: header, chunks in
+// order, index, trailer. It streams: it holds one chunk and the index (8
+// bytes per chunk), never the frame.
+//
+// The header's sizes are known only at the end, so Close writes the index
+// and the trailer and then patches the header, which needs a destination
+// that can seek (an io.WriteSeeker, an io.WriterAt, an *os.File on a
+// regular file). On any other destination (a pipe, a socket) the header is
+// left unpatched: the frame is complete and framereader reads it (and
+// StreamReader in one pass), but C-Blosc2 refuses it until Repair or
+// RepairFile patches it.
+//
+// A Writer is not safe for concurrent use.
+type Writer struct {
+	sink   sink   // contiguous frames
+	dir    string // sparse frames
+	cp     blosc2.CParams
+	h      frame.Header // header template; sizes filled at Close
+	hdrLen int          // length once written (0 before)
+	vl     []frame.VLMeta
+
+	entries  []int64
+	sizes    frame.Sizes
+	cbytes   int64 // contiguous: chunks section length; sparse: Σ chunk file sizes
+	nextID   int64 // sparse: next chunk file number
+	specials SpecialMode
+	pending  []pendingSpecial // index-only specials, for relocation
+	fill     bool             // the index is FillSpecial's repeated value
+	lossy    bool             // the unpatched header says index-only specials exist
+
+	buf     []byte
+	bsCache map[int]int
+	noSync  bool
+	sticky  bool
+	dirty   bool // something to write at Close (append sessions)
+	resumed bool // an Append session
+	err     error
+	closed  bool
+	onClose func() error // after a successful finish (append bookkeeping)
+}
+
+// testHookBeforePatch, when set by a test, runs after the index and the
+// trailer are written and before the header is patched.
+var testHookBeforePatch func() error
+
+// pendingSpecial is an index-only special chunk, remembered in case Close
+// must store it after all (variable-size frames).
+type pendingSpecial struct {
+	i      int
+	kind   blosc2.Special
+	nbytes int32
+	ts     int32 // its own typesize (NaN needs it)
+	bs     int32
+}
+
+// chunk rebuilds the special chunk.
+func (p *pendingSpecial) chunk() ([]byte, error) {
+	return blosc2.AppendSpecial(nil, p.kind, int(p.nbytes), int(p.ts), int(p.bs), nil)
+}
+
+// New returns a Writer that writes a contiguous frame to w, starting at
+// w's current position when w can seek. Close does not close w.
+func New(w io.Writer, opts ...Option) (*Writer, error) {
+	return newWriter(newSink(w), "", opts)
+}
+
+// NewAt returns a Writer that writes a contiguous frame into w from offset
+// off, with WriteAt only.
+func NewAt(w io.WriterAt, off int64, opts ...Option) (*Writer, error) {
+	if off < 0 {
+		return nil, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
+	}
+	return newWriter(&atSink{w: w, base: off}, "", opts)
+}
+
+// Create creates (or truncates) the file at path and returns a Writer for
+// a contiguous frame in it. Close patches the header (after an fsync,
+// unless WithoutSync) and closes the file.
+func Create(path string, opts ...Option) (*Writer, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	o, err := newOptions(opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s := &fileSink{atSink: atSink{w: f}, f: f, sync: !o.noSync}
+	w, err := newWriter(s, "", opts)
+	if err != nil {
+		s.abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	cp := blosc2.DefaultCParams()
+	if o.cp != nil {
+		cp = *o.cp
+	}
+	if cp, err = checkCParams(cp); err != nil {
+		return nil, err
+	}
+	typ := uint8(frame.TypeContiguous)
+	if dir != "" {
+		typ = frame.TypeSparse
+	}
+	w := &Writer{sink: s, dir: dir, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky}
+	w.h.Metalayers = o.metas
+	w.specials = o.specials
+	if w.specials == SpecialsAuto {
+		w.specials = SpecialsIndex
+		if s != nil && !s.seekable() {
+			w.specials = SpecialsInline
+		}
+	}
+	for _, v := range o.vlmetas {
+		if err := w.SetVLMetalayer(v.name, v.content); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// checkCParams validates p (by compressing nothing with it) and
+// normalises its defaults.
+func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
+	if p.TypeSize == 0 {
+		p.TypeSize = 1
+	}
+	if p.SplitMode == blosc2.SplitDefault {
+		p.SplitMode = blosc2.SplitForward
+	}
+	if p.Threads < 1 {
+		p.Threads = 1
+	}
+	if p.TypeSize > 1<<31-1 {
+		return p, fmt.Errorf("%w: typesize %d", blosc2.ErrInvalidOption, p.TypeSize)
+	}
+	if _, err := blosc2.Compress(nil, nil, &p); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// headerFor is the header new_header_frame writes for a super-chunk
+// created with cparams p.
+func headerFor(p *blosc2.CParams, typ uint8) frame.Header {
+	cc := uint8(p.Codec)
+	nib := cc
+	if cc >= frame.UDCodecFormat {
+		nib = frame.UDCodecFormat
+	}
+	h := frame.Header{
+		GeneralFlags: frame.VersionRC1 | frame.FlagOffsets64,
+		FrameType:    typ,
+		CodecFlags:   nib | uint8(p.Level)<<4,
+		OtherFlags:   uint8(p.SplitMode-1) & 3,
+		TypeSize:     int32(p.TypeSize),
+		BlockSize:    int32(p.BlockSize),
+		ChunkSize:    -1,
+		TComp:        int16(min(p.Threads, 1<<15-1)),
+		TDecomp:      int16(min(p.Threads, 1<<15-1)),
+		NFilters:     blosc2.MaxFilters,
+		UDCodec:      cc,
+		CodecMeta:    p.CodecMeta,
+	}
+	for i, f := range p.Filters {
+		h.Filters[i] = uint8(f.ID)
+		h.FiltersMeta[i] = f.Meta
+	}
+	if p.UseDict {
+		h.OtherFlags2 = 1
+	}
+	return h
+}
+
+func (w *Writer) usable() error {
+	if w.closed {
+		return fmt.Errorf("%w: frame writer", blosc2.ErrClosed)
+	}
+	return w.err
+}
+
+// fail records a write error: the Writer is unusable from then on.
+func (w *Writer) fail(err error) error {
+	if err != nil && w.err == nil {
+		w.err = err
+	}
+	return err
+}
+
+// NumChunks is the number of chunks written so far.
+func (w *Writer) NumChunks() int { return len(w.entries) }
+
+// Nbytes is the uncompressed size written so far.
+func (w *Writer) Nbytes() int64 { return w.sizes.Nbytes }
+
+// CParams returns the parameters WriteChunk compresses with.
+func (w *Writer) CParams() blosc2.CParams { return w.cp }
+
+// WriteChunk compresses raw (one chunk's worth of data, at least one
+// byte) with the Writer's parameters and appends the chunk.
+func (w *Writer) WriteChunk(raw []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	c, err := blosc2.Compress(w.buf[:0], raw, &w.cp)
+	if err != nil {
+		return err
+	}
+	w.buf = c
+	if w.sticky {
+		if h, err := blosc2.ParseHeader(c); err == nil {
+			w.cp.BlockSize = h.BlockSize
+		}
+	}
+	return w.WriteCompressedChunk(c)
+}
+
+// WriteCompressedChunk appends an already compressed chunk. The chunk's
+// header decides everything: its nbytes, whether it has variable-length
+// blocks (a frame cannot mix both kinds), and whether it is a zero, NaN or
+// uninitialized special chunk, which is recorded as an index entry or
+// stored according to WithSpecials. The first chunk's size becomes the
+// frame's chunk size; a chunk after a shorter one, or larger than the
+// chunk size, makes the sizes variable (frame format 3), as in C-Blosc2.
+// chunk may be longer than the chunk it holds; it is not retained.
+func (w *Writer) WriteCompressedChunk(chunk []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	h, err := blosc2.ParseHeader(chunk)
+	if err != nil {
+		return fmt.Errorf("chunk %d: %w", len(w.entries), err)
+	}
+	if h.Nbytes == 0 {
+		return fmt.Errorf("%w: chunk %d is empty (C-Blosc2 cannot read a frame holding empty chunks)", blosc2.ErrInvalidOption, len(w.entries))
+	}
+	chunk = chunk[:h.Cbytes]
+	if w.sizes.N == 0 {
+		w.sizes.VLBlocks = h.VLBlocks()
+	} else if w.sizes.VLBlocks != h.VLBlocks() {
+		return fmt.Errorf("%w: chunk %d: a frame cannot mix chunks with and without variable-length blocks", blosc2.ErrInvalidOption, len(w.entries))
+	}
+	if len(w.entries) >= frame.MaxChunks {
+		return fmt.Errorf("%w: a frame holds at most %d chunks", blosc2.ErrTooLarge, frame.MaxChunks)
+	}
+	if err := w.writeHeader(int32(h.Nbytes)); err != nil {
+		return err
+	}
+	kind := h.Special()
+	if w.specials == SpecialsIndex && frame.IndexedSpecial(kind) &&
+		(kind != blosc2.SpecialNaN || h.TypeSize == int(w.h.TypeSize)) {
+		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
+		w.entries = append(w.entries, frame.SpecialEntry(kind))
+		if err := w.markLossy(); err != nil {
+			return err
+		}
+	} else {
+		if frame.IndexedSpecial(kind) {
+			if chunk, err = w.inlineSpecial(chunk, &h); err != nil {
+				return err
+			}
+		}
+		e, err := w.store(chunk)
+		if err != nil {
+			return err
+		}
+		w.entries = append(w.entries, e)
+	}
+	w.fill = false
+	w.dirty = true
+	w.sizes.Add(int32(h.Nbytes))
+	return nil
+}
+
+// store writes a chunk to the chunks section (or its own file) and
+// returns its index entry.
+func (w *Writer) store(chunk []byte) (int64, error) {
+	if w.dir != "" {
+		id := w.nextID
+		if id > 0xFFFFFFFF {
+			return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)
+		}
+		if err := w.fail(writeFileSync(w.chunkPath(id), chunk, !w.noSync)); err != nil {
+			return 0, err
+		}
+		w.nextID++
+		w.cbytes += int64(len(chunk))
+		return id, nil
+	}
+	e := w.cbytes
+	if err := w.fail(w.sink.write(chunk)); err != nil {
+		return 0, err
+	}
+	w.cbytes += int64(len(chunk))
+	return e, nil
+}
+
+// writeHeader writes the header with its sizes unpatched before the first
+// chunk of a contiguous frame: frame_len 0, nbytes and cbytes -1 (values
+// C-Blosc2 never writes, so that a reader knows), the chunk size the
+// first chunk sets.
+func (w *Writer) writeHeader(first int32) error {
+	if w.hdrLen > 0 || w.dir != "" {
+		return nil
+	}
+	h := w.h
+	h.FrameLen = 0
+	h.Nbytes, h.Cbytes = -1, -1
+	if w.sizes.N == 0 && first > 0 {
+		h.ChunkSize = first
+	}
+	h.HasVLMeta = len(w.vl) > 0
+	b := h.Append(nil)
+	if err := w.fail(w.sink.write(b)); err != nil {
+		return err
+	}
+	w.hdrLen = len(b)
+	w.h.HeaderLen = h.HeaderLen
+	w.h.Metalayers = h.Metalayers
+	return nil
+}
+
+// markLossy records in the unpatched header, once, that chunks exist only
+// as index entries, so that Recover can warn that a crash lost them.
+func (w *Writer) markLossy() error {
+	if w.lossy || w.dir != "" || !w.sink.seekable() {
+		return nil
+	}
+	w.lossy = true
+	var b [9]byte
+	b[0] = 0xD3
+	copy(b[1:], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE})
+	return w.fail(w.sink.patch(frame.PosNbytes-1, b[:]))
+}
+
+// blockSizeFor is the block size C-Blosc2's compressor chooses for nbytes
+// bytes with the Writer's parameters (what blosc2_chunk_zeros & co. record).
+func (w *Writer) blockSizeFor(nbytes int) (int, error) {
+	if bs, ok := w.bsCache[nbytes]; ok {
+		return bs, nil
+	}
+	p := w.cp
+	p.UseDict = false
+	p.Threads = 1
+	c, err := blosc2.Compress(nil, make([]byte, nbytes), &p)
+	if err != nil {
+		return 0, err
+	}
+	h, err := blosc2.ParseHeader(c)
+	if err != nil {
+		return 0, err
+	}
+	if w.bsCache == nil {
+		w.bsCache = map[int]int{}
+	}
+	w.bsCache[nbytes] = h.BlockSize
+	return h.BlockSize, nil
+}
+
+// WriteSpecial appends a special chunk of nbytes bytes: all zeros
+// (SpecialZero), all NaN (SpecialNaN, typesize 4 or 8), uninitialized
+// (SpecialUninit) or value repeated (SpecialValue, len(value) bytes per
+// element), made as blosc2_chunk_zeros, _nans, _uninit and _repeatval make
+// them with the Writer's parameters.
+func (w *Writer) WriteSpecial(kind blosc2.Special, nbytes int, value []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	bs, err := w.blockSizeFor(nbytes)
+	if err != nil {
+		return err
+	}
+	c, err := blosc2.AppendSpecial(nil, kind, nbytes, w.cp.TypeSize, bs, value)
+	if err != nil {
+		return err
+	}
+	return w.WriteCompressedChunk(c)
+}
+
+// FillSpecial fills an empty frame with nitems elements of the frame's
+// typesize, all zero, NaN or uninitialized, in chunks of chunksize bytes
+// (the last one shorter if needed), as blosc2_schunk_fill_special does:
+// the index is one repeated entry and no chunk is stored (with
+// SpecialsInline, the 32-byte chunks are stored instead). Chunks may be
+// appended afterwards.
+func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if len(w.entries) > 0 {
+		return fmt.Errorf("%w: FillSpecial needs an empty frame, this one has %d chunks", blosc2.ErrInvalidOption, len(w.entries))
+	}
+	if !frame.IndexedSpecial(kind) {
+		return fmt.Errorf("%w: FillSpecial takes zeros, NaN or uninit, not %v", blosc2.ErrInvalidOption, kind)
+	}
+	ts := int64(w.cp.TypeSize)
+	if nitems < 0 || chunksize <= 0 || chunksize > blosc2.MaxBufferSize || int64(chunksize)/ts == 0 {
+		return fmt.Errorf("%w: FillSpecial(%d items, chunksize %d, typesize %d)", blosc2.ErrInvalidOption, nitems, chunksize, ts)
+	}
+	if nitems == 0 {
+		return nil
+	}
+	per := int64(chunksize) / ts
+	n := nitems / per
+	left := nitems % per
+	if n+1 > frame.MaxChunks || nitems > (1<<62)/ts {
+		return fmt.Errorf("%w: %d items in chunks of %d bytes", blosc2.ErrTooLarge, nitems, chunksize)
+	}
+	if kind == blosc2.SpecialNaN && ts != 4 && ts != 8 {
+		return fmt.Errorf("%w: NaN needs typesize 4 or 8, not %d", blosc2.ErrInvalidOption, ts)
+	}
+	if w.specials == SpecialsInline {
+		for range n {
+			if err := w.WriteSpecial(kind, chunksize, nil); err != nil {
+				return err
+			}
+		}
+		if left > 0 {
+			return w.WriteSpecial(kind, int(left*ts), nil)
+		}
+		return nil
+	}
+	bs, err := w.blockSizeFor(chunksize)
+	if err != nil {
+		return err
+	}
+	total := n
+	if left > 0 {
+		total++
+	}
+	if err := w.writeHeader(int32(chunksize)); err != nil {
+		return err
+	}
+	w.h.BlockSize = int32(bs)
+	e := frame.SpecialEntry(kind)
+	w.entries = slices.Repeat([]int64{e}, int(total))
+	w.sizes = frame.Sizes{ChunkSize: int32(chunksize), N: total, Nbytes: nitems * ts, Last: int32(chunksize), VLBlocks: false}
+	if left > 0 {
+		w.sizes.Last = int32(left * ts)
+	}
+	for i := range w.entries {
+		n := int32(chunksize)
+		if i == len(w.entries)-1 {
+			n = w.sizes.Last
+		}
+		w.pending = append(w.pending, pendingSpecial{i: i, kind: kind, nbytes: n, ts: int32(ts), bs: int32(bs)})
+	}
+	w.fill = true
+	w.dirty = true
+	return w.markLossy()
+}
+
+// AddMetalayer declares a fixed metalayer (see WithMetalayer); only
+// before the first chunk.
+func (w *Writer) AddMetalayer(name string, content []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if w.hdrLen > 0 || len(w.entries) > 0 {
+		return fmt.Errorf("%w: metalayer %q: metalayers must be added before the first chunk", blosc2.ErrInvalidOption, name)
+	}
+	w.dirty = true
+	return addMeta(&w.h.Metalayers, name, content)
+}
+
+// UpdateMetalayer rewrites the content of metalayer name in place, as
+// blosc2_meta_update does: content may not be longer than the stored one,
+// and replaces its first len(content) bytes. On a destination that cannot
+// seek this is only possible before the first chunk.
+func (w *Writer) UpdateMetalayer(name string, content []byte) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	for i := range w.h.Metalayers {
+		m := &w.h.Metalayers[i]
+		if m.Name != name {
+			continue
+		}
+		if len(content) > len(m.Content) {
+			return fmt.Errorf("%w: metalayer %q holds %d bytes, cannot grow to %d", blosc2.ErrInvalidOption, name, len(m.Content), len(content))
+		}
+		if w.hdrLen > 0 && !w.sink.seekable() {
+			return fmt.Errorf("%w: metalayer %q: the header is already written to a destination that cannot seek", blosc2.ErrUnsupported, name)
+		}
+		m.Content = bytes.Clone(m.Content)
+		copy(m.Content, content)
+		w.dirty = true
+		return nil
+	}
+	return fmt.Errorf("%w: no metalayer %q", blosc2.ErrInvalidOption, name)
+}
+
+// Metalayer returns the current content of metalayer name.
+func (w *Writer) Metalayer(name string) ([]byte, bool) {
+	for _, m := range w.h.Metalayers {
+		if m.Name == name {
+			return bytes.Clone(m.Content), true
+		}
+	}
+	return nil, false
+}
+
+// SetVLMetalayer adds or replaces the variable-length metalayer name with
+// content compressed using C-Blosc2's default parameters (BloscLZ level 5,
+// typesize 8, shuffle), as blosc2_vlmeta_add and blosc2_vlmeta_update do
+// when given no cparams. vlmetalayers live in the trailer: they can change
+// until Close. At most 16 (C-Blosc2 refuses to store more).
+func (w *Writer) SetVLMetalayer(name string, content []byte) error {
+	return w.SetVLMetalayerWith(name, content, nil)
+}
+
+// SetVLMetalayerWith is SetVLMetalayer compressing with p (nil: defaults).
+func (w *Writer) SetVLMetalayerWith(name string, content []byte, p *blosc2.CParams) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if err := frame.CheckMetaName(name); err != nil {
+		return err
+	}
+	q := blosc2.DefaultCParams()
+	if p != nil {
+		q = *p
+	}
+	c, err := blosc2.Compress(nil, content, &q)
+	if err != nil {
+		return fmt.Errorf("vlmetalayer %q: %w", name, err)
+	}
+	return w.setVLChunk(name, c)
+}
+
+func (w *Writer) setVLChunk(name string, c []byte) error {
+	w.dirty = true
+	for i := range w.vl {
+		if w.vl[i].Name == name {
+			w.vl[i].Chunk = c
+			return nil
+		}
+	}
+	if len(w.vl) >= frame.MaxVLMetalayersWrite {
+		return fmt.Errorf("%w: more than %d vlmetalayers (C-Blosc2 cannot store them)", blosc2.ErrInvalidOption, frame.MaxVLMetalayersWrite)
+	}
+	w.vl = append(w.vl, frame.VLMeta{Name: name, Chunk: c})
+	return nil
+}
+
+// DeleteVLMetalayer removes the variable-length metalayer name.
+func (w *Writer) DeleteVLMetalayer(name string) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	for i := range w.vl {
+		if w.vl[i].Name == name {
+			w.vl = slices.Delete(w.vl, i, i+1)
+			w.dirty = true
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: no vlmetalayer %q", blosc2.ErrInvalidOption, name)
+}
+
+// VLMetalayerNames returns the names of the vlmetalayers, in order.
+func (w *Writer) VLMetalayerNames() []string {
+	out := make([]string, len(w.vl))
+	for i, m := range w.vl {
+		out[i] = m.Name
+	}
+	return out
+}
+
+// Close writes the index and the trailer, patches the header when the
+// destination can seek, and (for files the package opened) closes the
+// file. It does not close an io.Writer given to New. Close is idempotent:
+// later calls return nil, or the error of the first.
+func (w *Writer) Close() error {
+	if w.closed {
+		return w.err
+	}
+	w.closed = true
+	if w.err != nil {
+		w.abort()
+		return w.err
+	}
+	if err := w.finish(); err != nil {
+		w.abort()
+		w.err = err
+		return err
+	}
+	if w.onClose != nil {
+		if err := w.onClose(); err != nil {
+			w.err = err
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *Writer) abort() {
+	if fs, ok := w.sink.(*fileSink); ok {
+		fs.abort()
+	}
+}
+
+// inlineSpecial returns the chunk to store for a zero, NaN or
+// uninitialized special chunk. C-Blosc2 3.3.2 cannot read such chunks from
+// a frame file (frame_get_lazychunk accepts only regular and
+// repeated-value chunks), so it becomes the repeated-value chunk of one
+// element of its content (an uninitialized chunk becomes zeros), or, when
+// its size is not a whole number of the frame's elements, a memcpyed chunk.
+func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
+	ts := int(w.h.TypeSize)
+	if h.Nbytes%ts == 0 && ts <= blosc2.MaxTypeSize && (h.Special() != blosc2.SpecialNaN || h.TypeSize == ts) {
+		value := make([]byte, ts)
+		if h.Special() == blosc2.SpecialNaN {
+			v, err := blosc2.Decompress(nil, chunk)
+			if err != nil {
+				return nil, err
+			}
+			copy(value, v)
+		}
+		return blosc2.AppendSpecial(nil, blosc2.SpecialValue, h.Nbytes, ts, h.BlockSize, value)
+	}
+	raw, err := blosc2.Decompress(nil, chunk)
+	if err != nil {
+		return nil, err
+	}
+	p := w.cp
+	p.Level = 0
+	return blosc2.Compress(nil, raw, &p)
+}
+
+// relocate stores the index-only specials of a variable-size frame:
+// C-Blosc2 3.3.2 cannot size them when reading (frame.md §5.2).
+func (w *Writer) relocate() error {
+	if w.sizes.ChunkSize != 0 || len(w.pending) == 0 {
+		return nil
+	}
+	for _, p := range w.pending {
+		sc, err := p.chunk()
+		if err != nil {
+			return err
+		}
+		h, err := blosc2.ParseHeader(sc)
+		if err != nil {
+			return err
+		}
+		c, err := w.inlineSpecial(sc, &h)
+		if err != nil {
+			return err
+		}
+		e, err := w.store(c)
+		if err != nil {
+			return err
+		}
+		w.entries[p.i] = e
+	}
+	w.pending = nil
+	return nil
+}
+
+// tail builds the index and the trailer.
+func (w *Writer) tail() (idx, trailer []byte, err error) {
+	if w.sizes.Nbytes > 0 {
+		if w.fill {
+			idx, err = frame.AppendRepeatIndex(nil, len(w.entries), w.entries[0])
+		} else {
+			idx, err = frame.AppendIndex(nil, w.entries)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return idx, frame.AppendTrailer(nil, w.vl), nil
+}
+
+// finalHeader is the header with the final sizes.
+func (w *Writer) finalHeader(frameLen int64) []byte {
+	h := w.h
+	h.FrameLen = frameLen
+	h.Nbytes = w.sizes.Nbytes
+	h.Cbytes = w.cbytes
+	h.ChunkSize = w.sizes.ChunkSize
+	h.GeneralFlags = w.sizes.GeneralFlags()
+	h.HasVLMeta = len(w.vl) > 0
+	return h.Append(nil)
+}
+
+func (w *Writer) finish() error {
+	if w.dir != "" {
+		return w.finishSparse()
+	}
+	if w.resumed && !w.dirty {
+		if fs, ok := w.sink.(*fileSink); ok {
+			fs.closed = true
+			return fs.f.Close()
+		}
+		return nil
+	}
+	if err := w.writeHeader(-1); err != nil {
+		return err
+	}
+	if err := w.relocate(); err != nil {
+		return err
+	}
+	idx, trailer, err := w.tail()
+	if err != nil {
+		return err
+	}
+	if err := w.sink.write(idx); err != nil {
+		return err
+	}
+	if err := w.sink.write(trailer); err != nil {
+		return err
+	}
+	if testHookBeforePatch != nil {
+		if err := testHookBeforePatch(); err != nil {
+			return err
+		}
+	}
+	if w.sink.seekable() {
+		hdr := w.finalHeader(int64(w.hdrLen) + w.cbytes + int64(len(idx)) + int64(len(trailer)))
+		if err := w.sink.patch(0, hdr); err != nil {
+			return err
+		}
+	}
+	return w.sink.finish()
+}

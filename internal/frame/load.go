@@ -1,0 +1,339 @@
+package frame
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// Layout is what opening a current-layout frame finds: the decoded header,
+// the index, the vlmetalayers and where each part lies.
+type Layout struct {
+	Header  Header
+	Index   Index
+	NChunks int
+	VL      []VLMeta
+	// IndexStart is the frame position of the index chunk (0 when there is
+	// none); TrailerStart that of the trailer; End the frame's length.
+	IndexStart, TrailerStart, End int64
+	// Unpatched reports a header whose sizes were never patched; Header
+	// then holds the values derived from the chunks, index and trailer.
+	Unpatched bool
+}
+
+// ReadFull reads n bytes at off from ra, all of which must lie below size.
+func ReadFull(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
+	if off < 0 || n < 0 || off > size || n > size-off {
+		return nil, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
+	}
+	b := make([]byte, n)
+	if n == 0 {
+		return b, nil
+	}
+	if _, err := ra.ReadAt(b, off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%w: %s: %d bytes at offset %d: %v", blosc2.ErrTruncated, what, n, off, err)
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+// LoadContiguous opens the contiguous frame at the start of ra (size bytes
+// available) as C-Blosc2's frame_from_file_offset and get_header_info do,
+// with their checks. A frame whose header sizes were never patched must
+// end at size; it is located by walking its chunks (frame.md §11.6).
+func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
+	fixed, err := ReadFull(ra, 0, FixedHeaderLen, size, "frame header")
+	if err != nil {
+		return nil, err
+	}
+	h, err := ParseFixed(fixed)
+	if err != nil {
+		return nil, err
+	}
+	if h.FrameType != TypeContiguous {
+		return nil, fmt.Errorf("%w: frame type %d is a sparse frame's index; open its directory", blosc2.ErrInvalidOption, h.FrameType)
+	}
+	if h.Unpatched() {
+		return loadUnpatched(ra, size, h)
+	}
+	if h.FrameLen < MinFrameLen || h.FrameLen > size {
+		return nil, fmt.Errorf("%w: frame_len %d outside [%d, %d] (the input's size)", blosc2.ErrHeader, h.FrameLen, MinFrameLen, size)
+	}
+	if int64(h.HeaderLen) > h.FrameLen {
+		return nil, fmt.Errorf("%w: header_len %d beyond frame_len %d", blosc2.ErrHeader, h.HeaderLen, h.FrameLen)
+	}
+	hdr, err := ReadFull(ra, 0, int64(h.HeaderLen), size, "frame header")
+	if err != nil {
+		return nil, err
+	}
+	if err := ParseMetalayers(&h, hdr); err != nil {
+		return nil, err
+	}
+	tail, err := ReadFull(ra, h.FrameLen-TrailerMinLen, TrailerMinLen, size, "trailer")
+	if err != nil {
+		return nil, err
+	}
+	tl, err := TrailerLenAt(tail)
+	if err != nil {
+		return nil, err
+	}
+	if tl < TrailerMinLen || tl > h.FrameLen-FixedHeaderLen {
+		return nil, fmt.Errorf("%w: trailer_len %d outside [%d, frame_len-%d = %d]", blosc2.ErrHeader, tl, TrailerMinLen, FixedHeaderLen, h.FrameLen-FixedHeaderLen)
+	}
+	l := &Layout{End: h.FrameLen, TrailerStart: h.FrameLen - tl}
+	if h.Nbytes == 0 {
+		l.TrailerStart = int64(h.HeaderLen)
+	}
+	if l.TrailerStart < int64(h.HeaderLen) {
+		return nil, fmt.Errorf("%w: trailer at %d, inside the %d-byte header", blosc2.ErrHeader, l.TrailerStart, h.HeaderLen)
+	}
+	if h.Cbytes < 0 || h.Cbytes > l.TrailerStart-int64(h.HeaderLen) {
+		return nil, fmt.Errorf("%w: cbytes %d: the index would start past the trailer at %d", blosc2.ErrHeader, h.Cbytes, l.TrailerStart)
+	}
+	var idx []byte
+	if h.Nbytes > 0 {
+		l.IndexStart = int64(h.HeaderLen) + h.Cbytes
+		idx, err = ReadFull(ra, l.IndexStart, l.TrailerStart-l.IndexStart, size, "index chunk")
+		if err != nil {
+			return nil, err
+		}
+	}
+	trailer, err := ReadFull(ra, l.TrailerStart, h.FrameLen-l.TrailerStart, size, "trailer")
+	if err != nil {
+		return nil, err
+	}
+	if err := l.setup(h, idx, trailer); err != nil {
+		return nil, err
+	}
+	return l, l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen)
+}
+
+// LoadSparseIndex opens chunks.b2frame, the index file of a sparse frame:
+// a frame whose chunks section is empty and whose index, at header_len,
+// holds chunk file numbers (sframe.md).
+func LoadSparseIndex(b []byte) (*Layout, error) {
+	h, err := ParseFixed(b)
+	if err != nil {
+		return nil, err
+	}
+	if h.FrameType != TypeSparse {
+		return nil, fmt.Errorf("%w: %s has frame type %d, want %d (sparse)", blosc2.ErrHeader, SparseIndexName, h.FrameType, TypeSparse)
+	}
+	size := int64(len(b))
+	if h.FrameLen < MinFrameLen || h.FrameLen > size {
+		return nil, fmt.Errorf("%w: frame_len %d outside [%d, %d] (the file's size)", blosc2.ErrHeader, h.FrameLen, MinFrameLen, size)
+	}
+	if int64(h.HeaderLen) > h.FrameLen {
+		return nil, fmt.Errorf("%w: header_len %d beyond frame_len %d", blosc2.ErrHeader, h.HeaderLen, h.FrameLen)
+	}
+	b = b[:h.FrameLen]
+	if err := ParseMetalayers(&h, b); err != nil {
+		return nil, err
+	}
+	tl, err := TrailerLenAt(b)
+	if err != nil {
+		return nil, err
+	}
+	if tl < TrailerMinLen || tl > h.FrameLen-FixedHeaderLen {
+		return nil, fmt.Errorf("%w: trailer_len %d", blosc2.ErrHeader, tl)
+	}
+	l := &Layout{End: h.FrameLen, TrailerStart: h.FrameLen - tl}
+	if h.Nbytes == 0 {
+		l.TrailerStart = int64(h.HeaderLen)
+	}
+	if l.TrailerStart < int64(h.HeaderLen) {
+		return nil, fmt.Errorf("%w: trailer at %d, inside the %d-byte header", blosc2.ErrHeader, l.TrailerStart, h.HeaderLen)
+	}
+	var idx []byte
+	if h.Nbytes > 0 {
+		l.IndexStart = int64(h.HeaderLen)
+		idx = b[h.HeaderLen:l.TrailerStart]
+	}
+	if err := l.setup(h, idx, b[l.TrailerStart:]); err != nil {
+		return nil, err
+	}
+	if err := l.CheckEntries(0xFFFFFFFF); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// setup parses the index and the trailer and derives the chunk count as
+// get_header_info does.
+func (l *Layout) setup(h Header, idxChunk, trailer []byte) error {
+	l.Header = h
+	if h.Nbytes < 0 {
+		return fmt.Errorf("%w: nbytes %d", blosc2.ErrHeader, h.Nbytes)
+	}
+	want := -1
+	switch {
+	case h.Nbytes == 0:
+	case h.ChunkSize > 0:
+		n := (h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize)
+		if n > MaxChunks {
+			return fmt.Errorf("%w: nbytes %d and chunksize %d make %d chunks, at most %d", blosc2.ErrHeader, h.Nbytes, h.ChunkSize, n, MaxChunks)
+		}
+		want = int(n)
+	case h.ChunkSize == 0:
+	default:
+		return fmt.Errorf("%w: chunksize %d with nbytes %d", blosc2.ErrHeader, h.ChunkSize, h.Nbytes)
+	}
+	if h.Nbytes > 0 {
+		idx, err := DecodeIndex(idxChunk, want)
+		if err != nil {
+			return err
+		}
+		l.Index = idx
+		l.NChunks = idx.Len()
+		if int64(l.NChunks) > h.Nbytes {
+			return fmt.Errorf("%w: %d chunks cannot hold nbytes %d", blosc2.ErrCorrupt, l.NChunks, h.Nbytes)
+		}
+	}
+	vl, err := ParseTrailer(trailer)
+	if err != nil {
+		return err
+	}
+	l.VL = vl
+	return nil
+}
+
+// CheckEntries validates every index entry: stored ones must not exceed
+// limit (validate_offsets_chunk's cbytes-32 for contiguous frames; a
+// negative limit checks nothing), special ones must name a kind.
+func (l *Layout) CheckEntries(limit int64) error {
+	n := l.NChunks
+	if l.Index.Repeated() {
+		n = min(n, 1)
+	}
+	for i := range n {
+		e := l.Index.At(i)
+		if e < 0 {
+			if EntryKind(e) == blosc2.SpecialNone {
+				return fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
+			}
+			continue
+		}
+		if limit >= 0 && e > limit {
+			return fmt.Errorf("%w: index entry %d: chunk at %d, past the chunks section (limit %d)", blosc2.ErrCorrupt, i, e, limit)
+		}
+	}
+	return nil
+}
+
+// loadUnpatched reads a complete frame whose header sizes were never
+// patched: the trailer is found from size, the index is the chunk that
+// ends where the trailer starts, found by walking the chunk headers from
+// header_len, and the sizes come from the chunks.
+func loadUnpatched(ra io.ReaderAt, size int64, h Header) (*Layout, error) {
+	if int64(h.HeaderLen) > size {
+		return nil, fmt.Errorf("%w: header_len %d beyond the %d-byte input", blosc2.ErrTruncated, h.HeaderLen, size)
+	}
+	hdr, err := ReadFull(ra, 0, int64(h.HeaderLen), size, "frame header")
+	if err != nil {
+		return nil, err
+	}
+	if err := ParseMetalayers(&h, hdr); err != nil {
+		return nil, err
+	}
+	l := &Layout{End: size, Unpatched: true}
+	if size < int64(h.HeaderLen)+EmptyTrailerLen {
+		return nil, fmt.Errorf("%w: unpatched frame of %d bytes has no room for a trailer after its %d-byte header (did its writer die? recover it)", blosc2.ErrTruncated, size, h.HeaderLen)
+	}
+	tail, err := ReadFull(ra, size-TrailerMinLen, TrailerMinLen, size, "trailer")
+	if err != nil {
+		return nil, err
+	}
+	tl, err := TrailerLenAt(tail)
+	if err != nil {
+		return nil, fmt.Errorf("unpatched frame without a trailer at its end (did its writer die? recover it): %w", err)
+	}
+	if tl < EmptyTrailerLen || tl > size-int64(h.HeaderLen) {
+		return nil, fmt.Errorf("%w: trailer_len %d at the end of an unpatched %d-byte frame", blosc2.ErrHeader, tl, size)
+	}
+	l.TrailerStart = size - tl
+	trailer, err := ReadFull(ra, l.TrailerStart, tl, size, "trailer")
+	if err != nil {
+		return nil, err
+	}
+	if trailer[0] != 0x94 {
+		return nil, fmt.Errorf("%w: no trailer at %d (byte %#02x)", blosc2.ErrHeader, l.TrailerStart, trailer[0])
+	}
+	// Walk the chunks section up to the trailer.
+	nb := map[int64]int32{} // chunk nbytes by position
+	var flags2First byte
+	p := int64(h.HeaderLen)
+	last := int64(-1)
+	var hb [32]byte
+	for p < l.TrailerStart {
+		if p+blosc2.MinHeaderLen > l.TrailerStart {
+			return nil, fmt.Errorf("%w: %d stray bytes at %d before the trailer", blosc2.ErrCorrupt, l.TrailerStart-p, p)
+		}
+		n := min(32, l.TrailerStart-p)
+		if _, err := ra.ReadAt(hb[:n], p); err != nil {
+			return nil, err
+		}
+		cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
+		if cb < blosc2.MinHeaderLen || cb > l.TrailerStart-p {
+			return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the trailer starts at %d", blosc2.ErrCorrupt, p, cb, l.TrailerStart)
+		}
+		if last < 0 && n == 32 && hb[2]&0x05 == 0x05 {
+			flags2First = hb[30]
+		}
+		nb[p-int64(h.HeaderLen)] = int32(binary.LittleEndian.Uint32(hb[4:]))
+		last = p
+		p += cb
+	}
+	if last >= 0 {
+		l.IndexStart = last
+		h.Cbytes = last - int64(h.HeaderLen)
+		idx, err := ReadFull(ra, last, l.TrailerStart-last, size, "index chunk")
+		if err != nil {
+			return nil, err
+		}
+		if l.Index, err = DecodeIndex(idx, -1); err != nil {
+			return nil, err
+		}
+		l.NChunks = l.Index.Len()
+	} else {
+		h.Cbytes = 0
+	}
+	if l.VL, err = ParseTrailer(trailer); err != nil {
+		return nil, err
+	}
+	sizes := NewSizes()
+	sizes.VLBlocks = flags2First&1 != 0
+	for i := range l.NChunks {
+		e := l.Index.At(i)
+		var n int32
+		if e < 0 {
+			if EntryKind(e) == blosc2.SpecialNone {
+				return nil, fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
+			}
+			if h.ChunkSize <= 0 {
+				return nil, fmt.Errorf("%w: unpatched frame with an implied chunk %d but no chunk size in its header", blosc2.ErrCorrupt, i)
+			}
+			n = h.ChunkSize
+		} else {
+			var ok bool
+			if n, ok = nb[e]; !ok {
+				return nil, fmt.Errorf("%w: index entry %d points at %d, where no chunk starts", blosc2.ErrCorrupt, i, e)
+			}
+			if n < 0 {
+				return nil, fmt.Errorf("%w: chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
+			}
+		}
+		sizes.Add(n)
+	}
+	h.FrameLen = size
+	h.Nbytes = sizes.Nbytes
+	h.ChunkSize = sizes.ChunkSize
+	h.GeneralFlags = sizes.GeneralFlags()
+	h.HasVLMeta = len(l.VL) > 0
+	l.Header = h
+	return l, l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen)
+}
