@@ -1,0 +1,107 @@
+package fuzz
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/testvec"
+	"github.com/blosc2go/blosc2/stream"
+)
+
+var sentinels = []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
+	blosc2.ErrInvalidOption, blosc2.ErrTooLarge}
+
+func isSentinel(err error) bool {
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzStreamReader decodes arbitrary bytes as a frame, sequentially and
+// with random access, seeded with C-Blosc2's frames. Nothing may panic or
+// hang; memory is capped; errors wrap the package sentinels.
+func FuzzStreamReader(f *testing.F) {
+	for _, v := range testvec.Kind(f, "cframe") {
+		if b := v.Read(f); len(b) <= 1<<16 {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, frame []byte) {
+		opts := []stream.ReaderOption{stream.WithMaxMemory(8 << 20), stream.WithReaderConcurrency(2)}
+		// Sequential: a plain io.Reader.
+		if r, err := stream.NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, opts...); err == nil {
+			_, err = io.Copy(io.Discard, io.LimitReader(r, 64<<20))
+			r.Close()
+			if err != nil && !isSentinel(err) {
+				t.Fatalf("sequential read: %v", err)
+			}
+		} else if !isSentinel(err) {
+			t.Fatalf("NewReader: %v", err)
+		}
+		// Random access.
+		if r, err := stream.NewReader(bytes.NewReader(frame), opts...); err == nil {
+			if size := r.Size(); size > 0 && size < 64<<20 {
+				p := make([]byte, min(size, 4096))
+				if _, err := r.ReadAt(p, size/2-int64(len(p))/2); err != nil && err != io.EOF && !isSentinel(err) {
+					t.Fatalf("ReadAt: %v", err)
+				}
+			}
+			r.Close()
+		} else if !isSentinel(err) {
+			t.Fatalf("NewReader (random access): %v", err)
+		}
+	})
+}
+
+// FuzzStreamRoundTrip writes data through a stream.Writer with options
+// drawn from the fuzzer and reads it back, sequentially and at random.
+func FuzzStreamRoundTrip(f *testing.F) {
+	f.Add([]byte("telemetry telemetry telemetry 1 2 3 4 5 6 7 8 9"), uint8(0), uint8(5), uint8(8), uint16(16), uint8(2), true)
+	f.Add(bytes.Repeat([]byte{0, 0, 0, 1}, 3000), uint8(1), uint8(1), uint8(4), uint16(1000), uint8(1), false)
+	f.Fuzz(func(t *testing.T, data []byte, codecSel, level, typesize uint8, chunkSize uint16, conc uint8, flush bool) {
+		codecs := []codec.ID{blosc2.BloscLZ, blosc2.LZ4, blosc2.LZ4HC, blosc2.Zlib, blosc2.Zstd}
+		opts := []stream.WriterOption{
+			stream.WithCodec(codecs[int(codecSel)%len(codecs)]),
+			stream.WithLevel(int(level % 10)),
+			stream.WithTypeSize(1 + int(typesize%16)),
+			stream.WithChunkSize(1 + int(chunkSize)),
+			stream.WithConcurrency(1 + int(conc%4)),
+		}
+		var frame bytes.Buffer
+		w, err := stream.NewWriter(&frame, opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		half := len(data) / 2
+		w.Write(data[:half])
+		if flush {
+			if err := w.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w.Write(data[half:])
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		got, err := stream.DecodeAll(nil, frame.Bytes())
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("round trip: %v", err)
+		}
+		r, err := stream.NewReader(struct{ io.Reader }{bytes.NewReader(frame.Bytes())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err = io.ReadAll(r)
+		r.Close()
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("sequential round trip: %v", err)
+		}
+	})
+}
