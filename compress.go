@@ -263,15 +263,9 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 			var n int
 			var err error
 			if pos+e.blockBound(j) <= len(out) {
-				n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s)
+				n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s, -1)
 			} else {
-				// Near the end of out: compress aside, keep it if it fits.
-				n, err = e.compressBlock(s.blk[:e.blockBound(j)], j, s)
-				if err == nil && pos+n <= len(out) {
-					copy(out[pos:], s.blk[:n])
-				} else {
-					n = 0
-				}
+				n, err = e.compressNearEnd(out, pos, j, s)
 			}
 			if err != nil || n == 0 {
 				return 0, err
@@ -314,24 +308,29 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 					continue
 				}
 				buf := getBlockBuf(e.blockBound(j))
-				n, err := e.compressBlock(buf[:e.blockBound(j)], j, s)
+				n, err := e.compressBlock(buf[:e.blockBound(j)], j, s, -1)
 				results[j] <- result{buf[:n], err}
 			}
 		}()
 	}
 	var err error
+	serial := getScratch(e.h.BlockSize, e.maxStreamBound())
+	defer putScratch(serial)
 	for j := 0; j < e.nblocks; j++ {
 		r := <-results[j]
 		if err == nil && r.err != nil {
 			err = r.err
 		}
 		if err == nil && pos >= 0 {
-			if pos+len(r.buf) > len(out) {
-				pos = -1 // does not fit: memcpy fallback
+			binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
+			if pos+e.blockBound(j) <= len(out) {
+				pos += copy(out[pos:], r.buf)
+			} else if n, cerr := e.compressNearEnd(out, pos, j, serial); cerr != nil || n == 0 {
+				// Does not fit: memcpy fallback (or an error).
+				err, pos = cerr, -1
 				stop.Store(true)
 			} else {
-				binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
-				pos += copy(out[pos:], r.buf)
+				pos += n
 			}
 		}
 		if err != nil {
@@ -350,9 +349,27 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 
 func (e *encoder) maxStreamBound() int { return e.h.BlockSize + 4*e.typesize }
 
+// compressNearEnd compresses block j at position pos of out when the block
+// might not fit in what is left of out. C-Blosc2 then hands the codec less
+// room than a stream's length (and BloscLZ, for one, gives up below 66
+// bytes), so the block is compressed aside with those limits, and kept if
+// it fits. Blocks whose every stream has room are compressed the same with
+// or without limits: only this case depends on the position, which the
+// parallel path therefore compresses again here, in order.
+func (e *encoder) compressNearEnd(out []byte, pos, j int, s *scratch) (int, error) {
+	n, err := e.compressBlock(s.blk[:e.blockBound(j)], j, s, len(out)-pos)
+	if err != nil || n == 0 || pos+n > len(out) {
+		return 0, err
+	}
+	copy(out[pos:], s.blk[:n])
+	return n, nil
+}
+
 // compressBlock filters block j and writes its streams into out, which
-// must be blockBound(j) bytes long; it returns the bytes written.
-func (e *encoder) compressBlock(out []byte, j int, s *scratch) (int, error) {
+// must be blockBound(j) bytes long; it returns the bytes written, or 0 when
+// they do not fit in room bytes (room < 0: no limit), with C-Blosc2's
+// per-stream output limits.
+func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, error) {
 	bs := e.h.BlockSize
 	blk := e.src[j*bs : j*bs+e.blockLen(j)]
 	var raw0 []byte
@@ -365,25 +382,44 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch) (int, error) {
 	}
 	nstreams := e.streams(j)
 	neblock := len(data) / nstreams
+	if room < 0 {
+		room = len(out)
+	}
 	pos := 0
 	for k := range nstreams {
 		st := data[k*neblock : (k+1)*neblock]
+		if pos+4 > room {
+			return 0, nil
+		}
 		if v, ok := runByte(st); ok {
 			if v == 0 {
 				binary.LittleEndian.PutUint32(out[pos:], 0)
 				pos += 4
 			} else {
+				if pos+5 > room {
+					return 0, nil
+				}
 				binary.LittleEndian.PutUint32(out[pos:], uint32(-int32(v)))
 				out[pos+4] = 0x01
 				pos += 5
 			}
 			continue
 		}
-		r, err := e.codec.Compress(out[pos+4:pos+4+neblock:pos+4+neblock], st, e.p.Level, e.p.CodecMeta, e.dict)
+		maxout := min(neblock, room-pos-4)
+		if maxout <= 0 {
+			return 0, nil
+		}
+		r, err := e.codec.Compress(out[pos+4:pos+4+maxout:pos+4+maxout], st, e.p.Level, e.p.CodecMeta, e.dict)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", codec.Name(e.p.Codec), err)
 		}
+		if r > maxout {
+			return 0, fmt.Errorf("%s: %w: codec wrote %d bytes into %d", codec.Name(e.p.Codec), ErrCorrupt, r, maxout)
+		}
 		if r <= 0 || r >= neblock {
+			if pos+4+neblock > room {
+				return 0, nil
+			}
 			r = neblock
 			copy(out[pos+4:], st)
 		}

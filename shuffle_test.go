@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/blosc2go/blosc2/internal/race"
 )
 
 // Reference permutations written as directly from filters.md §3 and §4.2 as
@@ -153,10 +155,7 @@ func TestBitunshuffleV2(t *testing.T) {
 	forEachISA(t, func(t *testing.T) {
 		for _, ts := range []int{1, 2, 3, 4, 7, 8, 16} {
 			for n := 0; n <= 300; n++ {
-				src := make([]byte, n)
-				for i := range src {
-					src[i] = byte(rng.Uint32())
-				}
+				src := randBytes(rng, n)
 				got := make([]byte, n)
 				for i := range got {
 					got[i] = 0xa5 // must all be overwritten
@@ -189,23 +188,33 @@ func TestBitunshuffleV2(t *testing.T) {
 var matrixTypesizes = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24, 32, 64, 255, 256}
 
 // matrixLengths are 0..300 plus lengths around 1 KiB and 64 KiB, with
-// element and byte remainders for every typesize.
+// element and byte remainders for every typesize (fewer in short mode).
 func matrixLengths(short bool) []int {
 	var ls []int
 	step := 1
+	around := map[int][]int{
+		1 << 10:  {-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255},
+		64 << 10: {-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255},
+	}
 	if short {
 		step = 7
+		around[1<<10] = []int{-65, -9, -1, 0, 1, 63}
+		around[64<<10] = []int{-17, 0, 255}
 	}
 	for n := 0; n <= 300; n += step {
 		ls = append(ls, n)
 	}
 	for _, base := range []int{1 << 10, 64 << 10} {
-		for _, d := range []int{-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255} {
+		for _, d := range around[base] {
 			ls = append(ls, base+d)
 		}
 	}
 	return ls
 }
+
+// short is testing.Short(), also under the race detector, which slows the
+// reference loops down tenfold.
+func short() bool { return testing.Short() || race.Enabled }
 
 const guard = 64 // bytes past the end of dst that must stay untouched
 
@@ -237,7 +246,7 @@ func checkKernel(t *testing.T, what string, f permFunc, exp, src []byte, ts int)
 // 0..63 (the same bytes at every offset, so one expected output serves all).
 func TestShuffleMatrix(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	lengths := matrixLengths(testing.Short())
+	lengths := matrixLengths(short())
 	data := randBytes(rng, 64<<10+512)
 	buf := make([]byte, len(data)+64)
 	for _, kc := range kernelCases {
@@ -254,6 +263,9 @@ func TestShuffleMatrix(t *testing.T) {
 							expected[key{ts, n}] = exp
 						}
 						offs := []int{0, 1, 7, 13, 32, 63}
+						if short() {
+							offs = []int{0, 13}
+						}
 						if n <= 300 {
 							offs = []int{0, 1 + n%63, 63 - n%31}
 						}
@@ -285,24 +297,28 @@ func TestShuffleGenericVsRef(t *testing.T) {
 	}
 }
 
-// TestShuffleUnaligned runs every source offset 0..63 and every
-// destination offset 0..15 for a few sizes.
+// TestShuffleUnaligned runs every source offset 0..63 (with destination
+// offsets 0..15) for a few sizes: the same bytes at every offset, so one
+// expected output serves all.
 func TestShuffleUnaligned(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
+	data := randBytes(rng, 4096)
 	buf := make([]byte, 4096+64)
-	for i := range buf {
-		buf[i] = byte(rng.Uint32())
-	}
 	dstBuf := make([]byte, 4096+16+guard)
+	step := 1
+	if short() {
+		step = 5
+	}
 	for _, kc := range kernelCases {
 		t.Run(kc.name, func(t *testing.T) {
 			forEachISA(t, func(t *testing.T) {
 				for _, ts := range []int{1, 2, 4, 8, 16, 3, 12, 24} {
 					for _, n := range []int{257, 1000, 4096} {
 						exp := make([]byte, n)
-						for off := 0; off < 64; off++ {
+						kc.ref(exp, data[:n], ts)
+						for off := 0; off < 64; off += step {
 							src := buf[off : off+n : off+n]
-							kc.ref(exp, src, ts)
+							copy(src, data)
 							doff := off % 16
 							for i := range dstBuf {
 								dstBuf[i] = 0x3c
@@ -330,10 +346,7 @@ func TestShuffleRoundTrip(t *testing.T) {
 	forEachISA(t, func(t *testing.T) {
 		for _, ts := range matrixTypesizes {
 			for _, n := range []int{0, 1, 15, 64, 255, 1000, 4099, 65536 + 13} {
-				src := make([]byte, n)
-				for i := range src {
-					src[i] = byte(rng.Uint32())
-				}
+				src := randBytes(rng, n)
 				mid, back := make([]byte, n), make([]byte, n)
 				shuffle(mid, src, ts)
 				unshuffle(back, mid, ts)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -229,4 +231,24 @@ func firstDiff(a, b []byte) string {
 		}
 	}
 	return fmt.Sprintf("lengths %d/%d, one is a prefix of the other", len(a), len(b))
+}
+
+// TestNearEndLimits pins C-Blosc2's per-stream output limit near the end
+// of the destination buffer with a chunk C-Blosc2 made (testdata/cref).
+func TestNearEndLimits(t *testing.T) {
+	in, err := os.ReadFile(filepath.Join(testvec.Root(), "testdata", "cref", "idx72.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(testvec.Root(), "testdata", "cref", "blosclz-c5-ts8-splitnever-idx72.cdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, threads := range []int{1, 4} {
+		p := CParams{Codec: BloscLZ, Level: 5, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle}), SplitMode: SplitNever, Threads: threads}
+		got, err := Compress(nil, in, &p)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("threads %d: %v; %s", threads, err, firstDiff(got, want))
+		}
+	}
 }

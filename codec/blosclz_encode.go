@@ -35,9 +35,11 @@ var blzTables = sync.Pool{New: func() any { return new([1 << blzHashLog]uint32) 
 // the compressed size, or 0 when the stream does not fit in len(dst), when
 // the entropy probe predicts too small a ratio, or when src is shorter than
 // 16 bytes or dst shorter than 66 (all as C-Blosc2 does; the caller then
-// stores src raw). Levels above 9 are treated as 9; a level of 0 or below
-// returns 0 (store), since C's behaviour there is undefined. meta and dict
-// are ignored: BloscLZ has no parameters and no dictionary.
+// stores src raw). Like C, it keeps one byte of dst in reserve, so a
+// non-zero result is always less than len(dst). Levels above 9 are treated
+// as 9; a level of 0 or below returns 0 (store), since C's behaviour there
+// is undefined. Inputs of 2 GiB or more (beyond C's int) also return 0.
+// meta and dict are ignored: BloscLZ has no parameters and no dictionary.
 func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
 	if clevel <= 0 {
 		return 0, nil
@@ -47,7 +49,7 @@ func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (in
 	}
 	// C probes before checking these sizes, but both lead to 0, so the
 	// order does not show.
-	if len(src) < 16 || len(dst) < 66 || len(src) >= 1<<31 {
+	if len(src) < 16 || len(dst) < 66 || int64(len(src)) >= 1<<31 {
 		return 0, nil
 	}
 	ht := blzTables.Get().(*[1 << blzHashLog]uint32)

@@ -731,21 +731,69 @@ func TestBloscLZCVectors(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := e.Params
-		if e.Kind != "chunk" || p.Codec != "blosclz" || p.Clevel == nil || len(p.Vlblocks) > 0 {
-			continue
+		path := filepath.Join(root, e.File)
+		switch {
+		case e.Kind == "chunk" && p.Codec == "blosclz" && p.Clevel != nil && len(p.Vlblocks) == 0:
+			ch, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, r := blzCheckChunk(t, e.File, ch, *p.Clevel)
+			same += s
+			raw += r
+		case e.Kind == "cframe" || e.Kind == "b2nd" && !strings.HasSuffix(e.File, ".d"):
+			// Every frame's index chunk is BloscLZ at clevel 5;
+			// the data chunks are when the frame's codec is.
+			fr, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, r := blzCheckFrame(t, e.File, fr)
+			same += s
+			raw += r
 		}
-		ch, err := os.ReadFile(filepath.Join(root, e.File))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, r := blzCheckChunk(t, e.File, ch, *p.Clevel)
-		same += s
-		raw += r
 	}
 	if same == 0 {
 		t.Fatal("no BloscLZ streams found")
 	}
 	t.Logf("%d C streams re-encoded identically, %d raw streams confirmed", same, raw)
+}
+
+// blzCheckFrame runs blzCheckChunk over the chunks of a contiguous frame
+// (frame.md §2-§5): the chunks section right after the header, then the
+// index chunk.
+func blzCheckFrame(t *testing.T, name string, fr []byte) (same, raw int) {
+	if len(fr) < 87 || string(fr[2:9]) != "b2frame" {
+		t.Fatalf("%s: not a frame", name)
+	}
+	hlen := int(binary.BigEndian.Uint32(fr[11:]))
+	compcode, clevel := fr[27]&15, int(fr[27]>>4)
+	end := hlen + int(binary.BigEndian.Uint64(fr[39:]))
+	pos := hlen
+	check := func(clevel int) {
+		if pos+32 > len(fr) {
+			t.Fatalf("%s: chunk at %d truncated", name, pos)
+		}
+		cb := int(binary.LittleEndian.Uint32(fr[pos+12:]))
+		if cb < 32 || pos+cb > len(fr) {
+			t.Fatalf("%s: bad chunk at %d", name, pos)
+		}
+		s, r := blzCheckChunk(t, fmt.Sprintf("%s@%d", name, pos), fr[pos:pos+cb], clevel)
+		same += s
+		raw += r
+		pos += cb
+	}
+	for pos < end {
+		if compcode != 0 {
+			pos += int(binary.LittleEndian.Uint32(fr[pos+12:]))
+			continue
+		}
+		check(clevel)
+	}
+	if pos < len(fr) && fr[pos] >= 5 && fr[pos] <= 6 {
+		check(5) // the index
+	}
+	return same, raw
 }
 
 func blzCheckChunk(t *testing.T, name string, ch []byte, clevel int) (same, raw int) {
@@ -911,6 +959,37 @@ func BenchmarkBloscLZ(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestBloscLZConcurrent compresses from several goroutines at once (as the
+// chunk layer does) to check that the pooled hash tables are not shared.
+func TestBloscLZConcurrent(t *testing.T) {
+	inputs := make([][]byte, 16)
+	want := make([][]byte, len(inputs))
+	for i := range inputs {
+		inputs[i] = blzGoldenInput(i)
+		want[i] = blzCompress(t, inputs[i], 1+i%9, len(inputs[i]))
+	}
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func(g int) {
+			for r := 0; r < 20; r++ {
+				i := (g + r) % len(inputs)
+				dst := make([]byte, len(inputs[i]))
+				n, _ := blosclzCodec{}.Compress(dst, inputs[i], 1+i%9, 0, nil)
+				if !bytes.Equal(dst[:n], want[i]) {
+					done <- fmt.Errorf("goroutine %d input %d: output differs", g, i)
+					return
+				}
+			}
+			done <- nil
+		}(g)
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
 		}
 	}
 }

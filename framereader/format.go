@@ -28,6 +28,7 @@ const (
 
 var formatNames = [...]string{"unknown", "chunk", "cframe", "sframe", "beta-frame", "pre-trailer-frame", "packed-schunk"}
 
+// String returns the format's short name ("cframe", "sframe", …).
 func (f Format) String() string {
 	if f >= 0 && int(f) < len(formatNames) {
 		return formatNames[f]

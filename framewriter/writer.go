@@ -270,7 +270,11 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		return err
 	}
 	kind := h.Special()
-	if w.specials == SpecialsIndex && frame.IndexedSpecial(kind) &&
+	// Index-only, as C-Blosc2 records them, unless the sizes are (or this
+	// chunk makes them) variable: C-Blosc2 cannot size such entries.
+	next := w.sizes
+	next.Add(int32(h.Nbytes))
+	if w.specials == SpecialsIndex && frame.IndexedSpecial(kind) && next.ChunkSize != 0 &&
 		(kind != blosc2.SpecialNaN || h.TypeSize == int(w.h.TypeSize)) {
 		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
 		w.entries = append(w.entries, frame.SpecialEntry(kind))

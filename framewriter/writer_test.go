@@ -1,0 +1,182 @@
+package framewriter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/framereader"
+)
+
+// TestVLMetaAndMetaUpdates adds, updates and deletes vlmetalayers and
+// rewrites a metalayer in place, as C-Blosc2's API allows.
+func TestVLMetaAndMetaUpdates(t *testing.T) {
+	m := &memFile{}
+	w, err := NewAt(m, 0, WithMetalayer("fixed", []byte("12345678")), WithVLMetalayer("a", []byte("one")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteChunk(testData(10000, 1)); err != nil {
+		t.Fatal(err)
+	}
+	steps := []error{
+		w.SetVLMetalayer("b", []byte("two")),
+		w.SetVLMetalayer("a", []byte("uno")),
+		w.SetVLMetalayer("c", bytes.Repeat([]byte("three"), 1000)),
+		w.DeleteVLMetalayer("b"),
+		w.UpdateMetalayer("fixed", []byte("abc")),
+	}
+	for i, err := range steps {
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	if err := w.DeleteVLMetalayer("b"); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Fatalf("deleting a missing vlmetalayer: %v", err)
+	}
+	if err := w.UpdateMetalayer("fixed", []byte("123456789")); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Fatalf("growing a metalayer: %v", err)
+	}
+	if err := w.AddMetalayer("late", []byte{1}); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Fatalf("metalayer after a chunk: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := framereader.NewReaderBytes(m.b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.VLMetalayerNames(); fmt.Sprint(got) != "[a c]" {
+		t.Fatalf("vlmetalayers %v", got)
+	}
+	if v, _ := r.VLMetalayer("a"); string(v) != "uno" {
+		t.Fatalf("a = %q", v)
+	}
+	if v, _ := r.Metalayer("fixed"); string(v) != "abc45678" {
+		t.Fatalf("fixed = %q", v)
+	}
+	if err := w.SetVLMetalayer("x", nil); !errors.Is(err, blosc2.ErrClosed) {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// TestWriterRefusals checks what C-Blosc2 could not read is refused.
+func TestWriterRefusals(t *testing.T) {
+	w, _ := NewAt(&memFile{}, 0)
+	if err := w.WriteChunk(nil); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Errorf("empty chunk: %v", err)
+	}
+	if err := w.WriteCompressedChunk([]byte{1, 2, 3}); err == nil {
+		t.Error("garbage chunk accepted")
+	}
+	w.WriteChunk(testData(1000, 1))
+	vl, _ := blosc2.CompressVL(nil, [][]byte{testData(100, 2)}, nil)
+	if err := w.WriteCompressedChunk(vl); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Errorf("VL-block chunk after a regular one: %v", err)
+	}
+	for i := range 16 {
+		if err := w.SetVLMetalayer(fmt.Sprint("v", i), []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.SetVLMetalayer("v16", []byte{1}); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Errorf("17th vlmetalayer: %v", err)
+	}
+	if err := w.FillSpecial(10, blosc2.SpecialZero, 100); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Errorf("FillSpecial on a non-empty frame: %v", err)
+	}
+	w.Close()
+	for _, opt := range []Option{
+		WithMetalayer("", nil), WithMetalayer(string(make([]byte, 32)), nil), WithSpecials(7),
+		WithCParams(blosc2.CParams{Level: 12}),
+	} {
+		if _, err := NewAt(&memFile{}, 0, opt); err == nil {
+			t.Error("bad option accepted")
+		}
+	}
+	var many []Option
+	for i := range 17 {
+		many = append(many, WithMetalayer(fmt.Sprint("m", i), nil))
+	}
+	if _, err := NewAt(&memFile{}, 0, many...); !errors.Is(err, blosc2.ErrInvalidOption) {
+		t.Errorf("17 metalayers: %v", err)
+	}
+}
+
+// failWriter fails after n bytes.
+type failWriter struct{ n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		n := f.n
+		f.n = 0
+		return n, errors.New("disk full")
+	}
+	f.n -= len(p)
+	return len(p), nil
+}
+
+// TestWriterFailingDestination checks that a write error sticks and
+// Close reports it.
+func TestWriterFailingDestination(t *testing.T) {
+	for _, limit := range []int{0, 50, 200, 5000} {
+		w, err := New(&failWriter{n: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var werr error
+		for i := 0; i < 5 && werr == nil; i++ {
+			werr = w.WriteChunk(testData(4000, uint64(i)))
+		}
+		cerr := w.Close()
+		if werr == nil && cerr == nil {
+			t.Fatalf("limit %d: no error", limit)
+		}
+		if err := w.Close(); err == nil && cerr != nil {
+			t.Fatalf("limit %d: second Close forgot the error", limit)
+		}
+	}
+}
+
+// TestReaderConcurrent reads one frame from many goroutines at once
+// (run with -race).
+func TestReaderConcurrent(t *testing.T) {
+	m := &memFile{}
+	w, _ := NewAt(m, 0)
+	var want []byte
+	for i, n := range []int{8000, 3000, 8000, 16000, 500} {
+		raw := testData(n, uint64(i))
+		want = append(want, raw...)
+		w.WriteChunk(raw)
+	}
+	w.Close()
+	r, err := framereader.NewReaderBytes(m.b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 50 {
+				off := (g*997 + k*331) % len(want)
+				p := make([]byte, min(3000, len(want)-off))
+				if n, err := r.ReadAt(p, int64(off)); (err != nil && err != io.EOF) || !bytes.Equal(p[:n], want[off:off+n]) {
+					t.Errorf("ReadAt(%d): %v", off, err)
+					return
+				}
+				if _, err := r.DecodeChunk(nil, k%r.NumChunks()); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
