@@ -20,6 +20,8 @@ func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	var vlmetas vlmetaList
 	fs.Var(&metas, "meta", "fixed metalayer NAME=HEX (frames; repeatable)")
 	fs.Var(&vlmetas, "vlmeta", "variable-length metalayer NAME=VALUE (frames; repeatable)")
+	var bf b2ndFlags
+	bf.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -34,6 +36,17 @@ func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error
 	in := ""
 	if len(pos) == 1 {
 		in = pos[0]
+	}
+	if bf.shape != "" {
+		if *format != "cframe" || len(metas) > 0 || len(vlmetas) > 0 {
+			return fmt.Errorf("--shape writes a b2nd array in a contiguous frame: no --format %s, --meta or --vlmeta", *format)
+		}
+		r, err := openInput(in, stdin)
+		if err != nil {
+			return err
+		}
+		defer r.Close()
+		return compressB2nd(r, *out, stdout, p, &bf)
 	}
 	switch *format {
 	case "cframe", "sframe":

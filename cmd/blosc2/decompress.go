@@ -31,6 +31,27 @@ func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		in = pos[0]
 	}
 	dp := blosc2.DParams{Threads: *threads}
+	// b2nd arrays decode to the array in C order, without chunk padding.
+	if in != "" && in != "-" {
+		if f, err := framereader.DetectFile(in); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
+			if ok, err := decompressB2nd(in, *out, stdout, *threads); ok || err != nil {
+				return err
+			}
+		}
+	} else {
+		br := bufio.NewReaderSize(stdin, 1<<16)
+		stdin = br
+		if isB2ndStream(br) {
+			data, err := io.ReadAll(br)
+			if err != nil {
+				return err
+			}
+			if ok, err := decompressB2ndBytes(data, *out, stdout, *threads); ok || err != nil {
+				return err
+			}
+			stdin = bytes.NewReader(data)
+		}
+	}
 	var w io.Writer = stdout
 	if *out != "" && *out != "-" {
 		f, err := os.Create(*out)
@@ -102,6 +123,25 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 	}
 	_, err = framereader.NewReaderBytes(data)
 	return err
+}
+
+// isB2ndStream reports whether the frame br starts with has a b2nd (or
+// caterva) metalayer, looking at its header only.
+func isB2ndStream(br *bufio.Reader) bool {
+	head, _ := br.Peek(br.Size())
+	if framereader.Detect(head, -1) != framereader.Contiguous {
+		return false
+	}
+	s, err := framereader.NewStreamReader(bytes.NewReader(head))
+	if err != nil {
+		return false
+	}
+	for _, m := range s.Metalayers() {
+		if m.Name == "b2nd" || m.Name == "caterva" {
+			return true
+		}
+	}
+	return false
 }
 
 func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {

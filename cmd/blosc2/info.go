@@ -48,6 +48,12 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	case f == framereader.Unknown:
 		return fmt.Errorf("%s: not a Blosc2 chunk, frame, sparse frame directory, beta frame or packed super-chunk", pos[0])
 	case f != framereader.Chunk:
+		if f == framereader.Contiguous || f == framereader.Sparse {
+			ok, err := infoB2nd(pos[0], *asJSON, stdout)
+			if err != nil || (ok && *asJSON) {
+				return err
+			}
+		}
 		return infoFrame(pos[0], *asJSON, *maxRows, stdout)
 	}
 	data, err := os.ReadFile(pos[0])

@@ -145,7 +145,7 @@ func DecodeIndex(chunk []byte, want int) (Index, error) {
 	} else {
 		ts := h.TypeSize
 		items := h.Nbytes / ts
-		step := max(directLimit/ts, items/64)
+		step := max(directLimit/ts, 1)
 		for start := 0; start < items && err == nil; start += step {
 			raw, err = blosc2.GetItems(raw, chunk, start, min(step, items-start))
 		}
