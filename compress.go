@@ -116,6 +116,22 @@ func autoBlockSize(p *CParams, nbytes int) int {
 	return bs
 }
 
+// BlockSize returns the block size Compress chooses for nbytes bytes with
+// parameters p (nil: DefaultCParams): C-Blosc2's automatic choice when
+// p.BlockSize is 0, else p.BlockSize rounded down to a multiple of the
+// typesize and clamped to nbytes. Frames record it for special chunks.
+func BlockSize(p *CParams, nbytes int) (int, error) {
+	if p == nil {
+		d := DefaultCParams()
+		p = &d
+	}
+	q, err := p.validate()
+	if err != nil {
+		return 0, err
+	}
+	return autoBlockSize(&q, nbytes), nil
+}
+
 func newEncoder(p *CParams, src []byte) *encoder {
 	e := &encoder{p: p, src: src}
 	nbytes := len(src)

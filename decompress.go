@@ -153,15 +153,11 @@ func fillNaN(out []byte, typesize int) error {
 // fillRepeat fills out with value repeated, out[0] being byte off%len(value)
 // of the value.
 func fillRepeat(out, value []byte, off int) {
-	if len(out) == 0 {
-		return
-	}
 	v := len(value)
+	// One period, rotated to start at off...
 	n := copy(out, value[off%v:])
-	for n < len(out) && n < v {
-		n += copy(out[n:], value[:min(v, len(out)-n)])
-	}
-	// Double the filled prefix: whole periods stay aligned.
+	n += copy(out[n:min(len(out), v)], value)
+	// ...then doubled: the filled prefix is always whole periods.
 	for n < len(out) {
 		n += copy(out[n:], out[:n])
 	}

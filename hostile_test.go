@@ -174,3 +174,26 @@ func TestHostileAllocation(t *testing.T) {
 		t.Fatalf("refusing a 1 KiB chunk allocated %d bytes", grew)
 	}
 }
+
+// TestRepeatRanges checks DecompressRange on repeated-value chunks at
+// every offset of the period (against a naive fill).
+func TestRepeatRanges(t *testing.T) {
+	value := []byte{1, 2, 3, 4, 5, 6, 7}
+	chunk, err := AppendSpecial(nil, SpecialValue, 7*50, 7, 0, value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for off := 0; off < 30; off++ {
+		for _, n := range []int{0, 1, 6, 7, 8, 20, 100} {
+			got, err := DecompressRange(nil, chunk, off, n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, b := range got {
+				if b != value[(off+i)%7] {
+					t.Fatalf("off %d n %d: byte %d is %d", off, n, i, b)
+				}
+			}
+		}
+	}
+}

@@ -77,6 +77,15 @@
 	LEAQ (R9)(R8*4), R11
 
 
+// Software prefetch of the rows the shuffle kernels write, 8 lines ahead.
+// Each iteration writes one 64-byte line of every row; with 2 to 16
+// output streams the hardware prefetchers fall behind (measured at 1 MiB
+// with AVX2: typesize 4 from 0.67 to 0.92 of copy's speed, typesize 8 from
+// 0.54 to 0.82). Prefetching past the end of a buffer is harmless.
+#define PREFETCH2 PREFETCHT0 512(DI); PREFETCHT0 512(DI)(R8*1)
+#define PREFETCH4 PREFETCH2; PREFETCHT0 512(DI)(R8*2); PREFETCHT0 512(DI)(R9*1)
+#define PREFETCH8 PREFETCH4; PREFETCHT0 512(DI)(R8*4); PREFETCHT0 512(DI)(R10*1); PREFETCHT0 512(DI)(R9*2); PREFETCHT0 512(DI)(R11*1)
+
 // The 16-byte tile kernels write 16 rows. When the row stride is a multiple
 // of 4 KiB (a power-of-two block), all 16 rows fall into the same L1 cache
 // set, more lines than it has ways, and writing 16 bytes to each row in
@@ -86,11 +95,13 @@
 // at once.
 #define ROWOUTS(j) \
 	MOVOU (j*64)(SP), X0; MOVOU (j*64+16)(SP), X1; MOVOU (j*64+32)(SP), X2; MOVOU (j*64+48)(SP), X3; \
+	PREFETCHT0 512(R12); \
 	MOVOU X0, (R12); MOVOU X1, 16(R12); MOVOU X2, 32(R12); MOVOU X3, 48(R12); \
 	ADDQ R8, R12
 
 #define ROWOUTV(j) \
-	VMOVDQU (j*64)(SP), Y0; VMOVDQU (j*64+32)(SP), Y1; VMOVDQU Y0, (R12); VMOVDQU Y1, 32(R12); \
+	VMOVDQU (j*64)(SP), Y0; VMOVDQU (j*64+32)(SP), Y1; PREFETCHT0 512(R12); \
+	VMOVDQU Y0, (R12); VMOVDQU Y1, 32(R12); \
 	ADDQ R8, R12
 
 // Copies the 16 scratch rows to DI + j*R8.
@@ -123,6 +134,7 @@ TEXT ·shuffle2SSE2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH2
 	SHUF2S(0, 0, X0, X1, X2)
 	SHUF2S(32, 16, X3, X4, X5)
 	SHUF2S(64, 32, X0, X1, X2)
@@ -155,6 +167,7 @@ TEXT ·shuffle4SSE2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH4
 	SHUF4S(0, 0, X0, X1, X2, X3, X4)
 	SHUF4S(64, 16, X5, X6, X7, X8, X9)
 	SHUF4S(128, 32, X0, X1, X2, X3, X4)
@@ -191,6 +204,7 @@ TEXT ·shuffle8SSE2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH8
 	SHUF8S(0, 0)
 	SHUF8S(128, 16)
 	SHUF8S(256, 32)
@@ -594,6 +608,7 @@ TEXT ·shuffle2AVX2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH2
 	SHUF2V(0, 0, Y0, Y1, Y2, X0, X1)
 	SHUF2V(64, 32, Y3, Y4, Y5, X3, X4)
 	ADDQ $128, SI
@@ -627,6 +642,7 @@ TEXT ·shuffle4AVX2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH4
 	SHUF4V(0, 0, Y0, Y1, Y2, Y3, Y4, X0, X1, X2, X3)
 	SHUF4V(128, 32, Y5, Y6, Y7, Y8, Y9, X5, X6, X7, X8)
 	ADDQ $256, SI
@@ -681,6 +697,7 @@ TEXT ·shuffle8AVX2(SB), NOSPLIT, $0-64
 	JZ   done
 
 loop:
+	PREFETCH8
 	SHUF8AVX2(0, 0)
 	SHUF8AVX2(256, 32)
 	ADDQ $512, SI

@@ -84,6 +84,21 @@ func GetItems(dst, chunk []byte, start, n int) ([]byte, error) {
 	return getRange(dst, chunk[:h.Cbytes], &h, start*ts, n*ts)
 }
 
+// DecompressRange decodes bytes [off, off+n) of chunk's data and appends
+// them to dst, decoding only the blocks that hold them (and block 0 when
+// DELTA needs it as reference). Unlike GetItems, the range need not be
+// whole items.
+func DecompressRange(dst, chunk []byte, off, n int) ([]byte, error) {
+	h, err := ParseHeader(chunk)
+	if err != nil {
+		return dst, err
+	}
+	if off < 0 || n < 0 || off > h.Nbytes || n > h.Nbytes-off {
+		return dst, fmt.Errorf("%w: bytes [%d, %d+%d) outside the chunk's %d", ErrInvalidOption, off, off, n, h.Nbytes)
+	}
+	return getRange(dst, chunk[:h.Cbytes], &h, off, n)
+}
+
 // getRange appends bytes [off, off+n) of the chunk's data to dst.
 func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
 	start := len(dst)
@@ -96,15 +111,12 @@ func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
 	case SpecialZero, SpecialUninit:
 		return dst, nil
 	case SpecialNaN:
-		if err := fillNaN(out, h.TypeSize); err != nil {
+		var nan [8]byte
+		elem := nan[:min(h.TypeSize, len(nan))]
+		if err := fillNaN(elem, h.TypeSize); err != nil {
 			return dst[:start], err
 		}
-		if off%h.TypeSize != 0 {
-			// Realign: produce whole items from the aligned start.
-			var tmp [16]byte
-			_ = fillNaN(tmp[:2*h.TypeSize], h.TypeSize)
-			fillRepeat(out, tmp[:h.TypeSize], off)
-		}
+		fillRepeat(out, elem, off)
 		return dst, nil
 	case SpecialValue:
 		fillRepeat(out, chunk[ExtendedHeaderLen:h.Cbytes], off)

@@ -519,26 +519,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decodeRange decodes bytes [off, off+len(out)) of chunk into out,
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
-	h, err := blosc2.ParseHeader(chunk)
+	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out))
 	if err != nil {
 		return err
 	}
-	ts := h.TypeSize
-	if h.Nbytes%ts == 0 && !h.VLBlocks() {
-		first := off / ts
-		last := (off + len(out) + ts - 1) / ts
-		buf, err := blosc2.GetItems(nil, chunk, first, last-first)
-		if err != nil {
-			return err
-		}
-		copy(out, buf[off-first*ts:])
-		return nil
+	if len(buf) > 0 && &buf[0] != &out[0] {
+		copy(out, buf)
 	}
-	buf, err := blosc2.DecompressWith(nil, chunk, dp)
-	if err != nil {
-		return err
-	}
-	copy(out, buf[off:])
 	return nil
 }
 

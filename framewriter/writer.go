@@ -43,7 +43,6 @@ type Writer struct {
 	lossy    bool             // the unpatched header says index-only specials exist
 
 	buf     []byte
-	bsCache map[int]int
 	noSync  bool
 	sticky  bool
 	dirty   bool // something to write at Close (append sessions)
@@ -363,25 +362,7 @@ func (w *Writer) markLossy() error {
 // blockSizeFor is the block size C-Blosc2's compressor chooses for nbytes
 // bytes with the Writer's parameters (what blosc2_chunk_zeros & co. record).
 func (w *Writer) blockSizeFor(nbytes int) (int, error) {
-	if bs, ok := w.bsCache[nbytes]; ok {
-		return bs, nil
-	}
-	p := w.cp
-	p.UseDict = false
-	p.Threads = 1
-	c, err := blosc2.Compress(nil, make([]byte, nbytes), &p)
-	if err != nil {
-		return 0, err
-	}
-	h, err := blosc2.ParseHeader(c)
-	if err != nil {
-		return 0, err
-	}
-	if w.bsCache == nil {
-		w.bsCache = map[int]int{}
-	}
-	w.bsCache[nbytes] = h.BlockSize
-	return h.BlockSize, nil
+	return blosc2.BlockSize(&w.cp, nbytes)
 }
 
 // WriteSpecial appends a special chunk of nbytes bytes: all zeros
