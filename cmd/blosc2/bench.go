@@ -13,6 +13,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/stream"
 )
 
 // sample is the input of 'blosc2 bench' when no file is named: an ECG
@@ -53,7 +54,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	var cf cflags
 	cf.register(fs)
 	reps := fs.Int("reps", 5, "repetitions")
-	chunksize := fs.Int("chunksize", 4<<20, "bytes per chunk")
+	chunksize := fs.Int("chunksize", stream.DefaultChunkSize, "bytes per chunk")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -102,42 +103,54 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// bench compresses src chunk by chunk and decompresses it back, reps times.
+// bench compresses src into a frame in memory with the stream package
+// and decompresses it back, reps times.
 func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, error) {
 	res := &benchResult{
 		Codec: codec.Name(p.Codec), Clevel: p.Level, Typesize: p.TypeSize,
-		Blocksize: p.BlockSize, Nthreads: max(p.Threads, 1), Chunksize: chunksize,
-		Nbytes: len(src), Reps: reps,
+		Blocksize: p.BlockSize, Nthreads: p.Threads, Chunksize: chunksize,
+		Nchunks: (len(src) + chunksize - 1) / chunksize, Nbytes: len(src), Reps: reps,
 	}
-	nchunks := (len(src) + chunksize - 1) / chunksize
-	res.Nchunks = nchunks
-	chunks := make([][]byte, nchunks)
-	out := make([]byte, len(src))
-	dp := &blosc2.DParams{Threads: p.Threads}
+	wopts := []stream.WriterOption{
+		stream.WithCodec(p.Codec), stream.WithLevel(p.Level), stream.WithTypeSize(p.TypeSize),
+		stream.WithBlockSize(p.BlockSize), stream.WithSplitMode(p.SplitMode), stream.WithDict(p.UseDict),
+		stream.WithChunkSize(chunksize), stream.WithConcurrency(p.Threads),
+		stream.WithFilters(activeFilters(p.Filters)...),
+	}
+	var frame bytes.Buffer
+	frame.Grow(len(src) + len(src)/16 + 4096)
+	out := bytes.NewBuffer(make([]byte, 0, len(src)))
 	var ctimes, dtimes []float64
 	for range reps {
+		frame.Reset()
 		t0 := time.Now()
-		cbytes := 0
-		for i := range nchunks {
-			part := src[i*chunksize : min((i+1)*chunksize, len(src))]
-			c, err := blosc2.Compress(chunks[i][:0], part, p)
-			if err != nil {
-				return nil, err
-			}
-			chunks[i] = c
-			cbytes += len(c)
+		w, err := stream.NewWriter(&frame, wopts...)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := w.Write(src); err != nil {
+			return nil, err
+		}
+		if err := w.Close(); err != nil {
+			return nil, err
 		}
 		ctimes = append(ctimes, time.Since(t0).Seconds())
-		res.Cbytes = cbytes
+		res.Cbytes = frame.Len()
+
+		out.Reset()
 		t0 = time.Now()
-		for i, c := range chunks {
-			if _, err := blosc2.DecompressTo(out[i*chunksize:], c, dp); err != nil {
-				return nil, err
-			}
+		r, err := stream.NewReader(bytes.NewReader(frame.Bytes()), stream.WithReaderConcurrency(p.Threads))
+		if err != nil {
+			return nil, err
+		}
+		_, err = r.WriteTo(out)
+		r.Close()
+		if err != nil {
+			return nil, err
 		}
 		dtimes = append(dtimes, time.Since(t0).Seconds())
 	}
-	res.RoundTrip = bytes.Equal(out, src)
+	res.RoundTrip = bytes.Equal(out.Bytes(), src)
 	if res.Cbytes > 0 {
 		res.Ratio = round(float64(res.Nbytes)/float64(res.Cbytes), 3)
 	}

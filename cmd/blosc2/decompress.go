@@ -10,6 +10,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/stream"
 )
 
 // cmdDecompress decodes a chunk, a contiguous frame, a sparse frame
@@ -17,8 +18,9 @@ import (
 func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("decompress", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "", "output file (default stdout)")
-	threads := fs.Int("threads", 1, "goroutines per chunk")
+	var g gzipFlags
+	g.register(fs)
+	threads := fs.Int("threads", 0, "goroutines decompressing (0: one per CPU, at most 8)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -30,11 +32,19 @@ func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 	if len(pos) == 1 {
 		in = pos[0]
 	}
-	dp := blosc2.DParams{Threads: *threads}
+	plan, err := g.plan(in, decompressedName)
+	if err != nil {
+		return err
+	}
+	return finish(plan, decompressPlan(plan, stdin, stdout, stderr, threadCount(*threads)))
+}
+
+func decompressPlan(plan ioPlan, stdin io.Reader, stdout, stderr io.Writer, threads int) error {
+	dp := blosc2.DParams{Threads: threads}
 	// b2nd arrays decode to the array in C order, without chunk padding.
-	if in != "" && in != "-" {
-		if f, err := framereader.DetectFile(in); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
-			if ok, err := decompressB2nd(in, *out, stdout, *threads); ok || err != nil {
+	if plan.in != "" {
+		if f, err := framereader.DetectFile(plan.in); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
+			if ok, err := decompressB2nd(plan.in, plan.out, stdout, threads); ok || err != nil {
 				return err
 			}
 		}
@@ -46,15 +56,15 @@ func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 			if err != nil {
 				return err
 			}
-			if ok, err := decompressB2ndBytes(data, *out, stdout, *threads); ok || err != nil {
+			if ok, err := decompressB2ndBytes(data, plan.out, stdout, threads); ok || err != nil {
 				return err
 			}
 			stdin = bytes.NewReader(data)
 		}
 	}
 	var w io.Writer = stdout
-	if *out != "" && *out != "-" {
-		f, err := os.Create(*out)
+	if plan.out != "" {
+		f, err := os.Create(plan.out)
 		if err != nil {
 			return err
 		}
@@ -62,13 +72,16 @@ func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) err
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	if err := decompressTo(bw, in, stdin, dp); err != nil {
-		if *out != "" && *out != "-" {
-			os.Remove(*out)
-		}
+	if err := decompressTo(bw, plan.in, startProgress(stdin, -1, stderr, plan), dp); err != nil {
 		return err
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if f, ok := w.(*os.File); ok && plan.out != "" {
+		return f.Close()
+	}
+	return nil
 }
 
 func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) error {
@@ -84,7 +97,14 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 				return err
 			}
 			return decompressChunk(w, data, dp)
-		case framereader.Contiguous, framereader.Sparse, framereader.Beta, framereader.Packed:
+		case framereader.Contiguous:
+			f, err := os.Open(in)
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			return streamFrame(w, f, dp)
+		case framereader.Sparse, framereader.Beta, framereader.Packed:
 			r, err := framereader.Open(in, framereader.WithDParams(dp))
 			if err != nil {
 				return err
@@ -100,12 +120,7 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 	br := bufio.NewReaderSize(stdin, 1<<16)
 	head, _ := br.Peek(128)
 	if framereader.Detect(head, -1) == framereader.Contiguous {
-		s, err := framereader.NewStreamReader(br, framereader.WithDParams(dp))
-		if err != nil {
-			return err
-		}
-		_, err = s.WriteTo(w)
-		return err
+		return streamFrame(w, br, dp)
 	}
 	data, err := io.ReadAll(br)
 	if err != nil {
@@ -154,6 +169,18 @@ func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {
 		return err
 	}
 	_, err = io.Copy(w, bytes.NewReader(raw))
+	return err
+}
+
+// streamFrame decodes a contiguous frame with the stream package: chunks
+// decompressed ahead by dp.Threads goroutines.
+func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
+	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Threads))
+	if err != nil {
+		return err
+	}
+	defer zr.Close()
+	_, err = zr.WriteTo(w)
 	return err
 }
 

@@ -91,8 +91,9 @@ func writeFrame(w *framewriter.Writer, r io.Reader, chunksize int, vlmetas vlmet
 	return w.Close()
 }
 
-// compressFrame is compress --format cframe|sframe.
-func compressFrame(format, in, out string, stdin io.Reader, stdout io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
+// compressSparse is compress --format sframe: a directory of chunk files.
+// (Contiguous frames go through the stream package: compressStream.)
+func compressSparse(r io.Reader, out string, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
 	if chunksize < 1 || chunksize > blosc2.MaxBufferSize {
 		return fmt.Errorf("--chunksize %d outside 1-%d", chunksize, blosc2.MaxBufferSize)
 	}
@@ -100,31 +101,12 @@ func compressFrame(format, in, out string, stdin io.Reader, stdout io.Writer, p 
 	for _, m := range metas {
 		opts = append(opts, framewriter.WithMetalayer(m.name, m.content))
 	}
-	r, err := openInput(in, stdin)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	var w *framewriter.Writer
-	switch {
-	case format == "sframe":
-		if out == "" || out == "-" {
-			return fmt.Errorf("--format sframe writes a directory: give it with -o")
-		}
-		w, err = framewriter.CreateSparse(out, opts...)
-	case out == "" || out == "-":
-		w, err = framewriter.New(stdout, opts...)
-	default:
-		w, err = framewriter.Create(out, opts...)
-	}
+	w, err := framewriter.CreateSparse(out, opts...)
 	if err != nil {
 		return err
 	}
 	if err := writeFrame(w, r, chunksize, vlmetas); err != nil {
 		w.Close()
-		if out != "" && out != "-" {
-			os.RemoveAll(out)
-		}
 		return err
 	}
 	return nil

@@ -56,7 +56,7 @@ func TestCompressDecompressFrames(t *testing.T) {
 			if _, e, err := runCmd(t, nil, append(args, in)...); err != nil {
 				t.Fatalf("%v: %s", err, e)
 			}
-			got, e, err := runCmd(t, nil, "decompress", out)
+			got, e, err := runCmd(t, nil, "decompress", "-c", out)
 			if err != nil || got != string(src) {
 				t.Fatalf("decompress: %v %s (%d bytes)", err, e, len(got))
 			}
@@ -121,7 +121,7 @@ func TestDecompressVectors(t *testing.T) {
 			continue
 		}
 		n++
-		got, e, err := runCmd(t, nil, "decompress", v.Path())
+		got, e, err := runCmd(t, nil, "decompress", "-c", v.Path())
 		if err != nil {
 			t.Fatalf("%s: %v %s", v.File, err, e)
 		}
@@ -171,7 +171,7 @@ func TestRepairRecoverCmds(t *testing.T) {
 	// Tear it inside chunk 5 and recover.
 	torn := filepath.Join(dir, "torn.b2frame")
 	os.WriteFile(torn, b[:len(b)*2/3], 0o644)
-	if _, _, err := runCmd(t, nil, "decompress", torn); err == nil {
+	if _, _, err := runCmd(t, nil, "decompress", "-c", torn); err == nil {
 		t.Fatal("torn frame decoded")
 	}
 	rec := filepath.Join(dir, "rec.b2frame")
@@ -186,7 +186,7 @@ func TestRepairRecoverCmds(t *testing.T) {
 	if !bytes.Equal(x, y) {
 		t.Fatal("recover -o and recover in place differ")
 	}
-	got, _, err := runCmd(t, nil, "decompress", torn)
+	got, _, err := runCmd(t, nil, "decompress", "-c", torn)
 	if err != nil || !strings.HasPrefix(string(src), got) || len(got)%60000 != 0 || len(got) == 0 {
 		t.Fatalf("recovered %d bytes: %v", len(got), err)
 	}
@@ -209,7 +209,7 @@ func TestFrameCmdErrors(t *testing.T) {
 		{[]string{"compress", "--format", "sframe"}, "-o"},
 		{[]string{"compress", "--format", "chunk", "--meta", "a=00"}, "frame format"},
 		{[]string{"compress", "--meta", "a=zz"}, "hex"},
-		{[]string{"decompress", junk}, "not a Blosc2"},
+		{[]string{"decompress", "-c", junk}, "not a Blosc2"},
 		{[]string{"info", junk}, "not a Blosc2"},
 		{[]string{"repair", junk}, "not a Blosc2 frame"},
 		{[]string{"recover", junk}, "not a Blosc2 frame"},

@@ -1,20 +1,27 @@
-// Command blosc2 compresses and decompresses Blosc2 data: chunks,
-// contiguous frames (.b2frame), sparse frames (directories), and reads the
-// older beta-era frames and packed super-chunks, from files or standard
-// input.
+// Command blosc2 compresses and decompresses Blosc2 data with the habits
+// of gzip and zstd: chunks, contiguous frames (.b2frame), sparse frames
+// (directories), b2nd arrays (.b2nd), and it reads the older beta-era
+// frames and packed super-chunks.
 //
-//	blosc2 compress [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [flags] [-o OUT] [IN]
-//	blosc2 decompress [-o OUT] [IN]
+//	blosc2 compress [-1…-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [--shape A,B --dtype '<f8'] [flags] [FILE]
+//	blosc2 decompress [-k] [-f] [-c | -o OUT] [--threads N] [FILE]
 //	blosc2 info [--json] [--max-chunks N] FILE
 //	blosc2 repair [-o OUT] FILE
 //	blosc2 recover [-o OUT] FILE
 //	blosc2 bench [compress flags] [--reps N] [FILE]
 //
-// Standard input and output are used where IN or OUT is omitted. A frame
-// written to standard output that is a pipe has its header sizes
-// unpatched: this command and the Go readers read it, C-Blosc2 does not
-// until 'blosc2 repair' patches it. 'blosc2 recover' rebuilds a valid
-// frame from one whose writer died, keeping every whole chunk.
+// compress FILE writes FILE.b2frame and removes FILE (-k keeps it);
+// decompress FILE.b2frame writes FILE. Without FILE, standard input goes
+// to standard output; -c writes to standard output; -o names the output
+// (and keeps the input, as zstd -o). Existing outputs are kept unless -f.
+// On a terminal, long jobs show their progress on standard error.
+//
+// A frame written to a pipe has its header sizes unpatched: this command
+// and the Go readers read it, C-Blosc2 does not until 'blosc2 repair'
+// patches it. 'blosc2 recover' rebuilds a valid frame from one whose
+// writer died, keeping every whole chunk. 'blosc2 bench' compresses a file
+// (or an embedded ECG sample) into a frame in memory and back, and prints
+// one JSON line.
 package main
 
 import (
@@ -27,13 +34,15 @@ import (
 )
 
 const usage = `usage:
-  blosc2 compress [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [flags] [-o OUT] [IN]
-  blosc2 decompress [-o OUT] [IN]
+  blosc2 compress [-1..-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [flags] [FILE]
+  blosc2 decompress [-k] [-f] [-c | -o OUT] [--threads N] [FILE]
   blosc2 info [--json] [--max-chunks N] FILE
   blosc2 repair [-o OUT] FILE
   blosc2 recover [-o OUT] FILE
   blosc2 bench [compress flags] [--reps N] [FILE]
 
+compress FILE writes FILE.b2frame and removes FILE (-k keeps it); without
+FILE, standard input goes to standard output.
 Run 'blosc2 COMMAND -h' for a command's flags.
 `
 

@@ -3,11 +3,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/stream"
 )
 
 // filterList is the repeatable --filter NAME[:META] flag.
@@ -86,7 +88,7 @@ func (c *cflags) register(fs *flag.FlagSet) {
 	fs.Var(&c.filters, "filter", "filter NAME[:META], repeatable, applied in order (nofilter shuffle bitshuffle delta truncprec bytedelta or an id); default shuffle")
 	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic)")
 	fs.StringVar(&c.splitmode, "splitmode", "forward", "always, never, auto or forward")
-	fs.IntVar(&c.threads, "threads", 1, "goroutines per chunk")
+	fs.IntVar(&c.threads, "threads", 0, "goroutines compressing (0: one per CPU, at most 8)")
 	fs.BoolVar(&c.dict, "dict", false, "build a dictionary per chunk (lz4, lz4hc, zstd)")
 }
 
@@ -115,7 +117,16 @@ func (c *cflags) params() (blosc2.CParams, error) {
 		Filters:   blosc2.Pipeline(filters...),
 		BlockSize: c.blocksize,
 		SplitMode: sm,
-		Threads:   c.threads,
+		Threads:   threadCount(c.threads),
 		UseDict:   c.dict,
 	}, nil
+}
+
+// threadCount turns --threads 0 into one goroutine per CPU, at most
+// stream.MaxConcurrency.
+func threadCount(n int) int {
+	if n <= 0 {
+		return min(runtime.GOMAXPROCS(0), stream.MaxConcurrency)
+	}
+	return n
 }
