@@ -41,7 +41,7 @@ var sse2Kernels = vecKernels{
 	vec:            [3]int{64, 64, 64},
 	vec16:          8,
 	stripVec:       64,
-	bitVec:         16,
+	bitVec:         64,
 	untransVec:     128,
 }
 
@@ -56,14 +56,15 @@ var avx2Kernels = vecKernels{
 	vec:            [3]int{64, 64, 64},
 	vec16:          16,
 	stripVec:       64,
-	bitVec:         32,
+	bitVec:         64,
 	untransVec:     256,
 }
 
 // Kernel contracts: see vecKernels. n is a positive multiple of the
-// kernel's width: 64 elements for shuffleK/unshuffleK,
-// 8 or 16 for the 16-byte tile kernels (64 for the strip variants), 16 or 32 bytes for bitTrans, 128 or
-// 256 bytes for bitUntrans. AVX2 kernels need AVX2.
+// kernel's width (the table above): 64 elements for shuffleK/unshuffleK, 8
+// (SSE2) or 16 (AVX2) for the 16-byte tile kernels and 64 for their strip
+// variants, 64 bytes for bitTrans, 128 (SSE2) or 256 (AVX2) bytes for
+// bitUntrans. The strip variants use 1 KiB of stack. AVX2 kernels need AVX2.
 
 //go:noescape
 func shuffle2SSE2(dst, src []byte, stride, n int)

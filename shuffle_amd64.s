@@ -14,17 +14,26 @@
 // of registers that differ in index bit s moves s into position bit 0,
 // shifts the position bits up and moves the old top position bit into index
 // bit s. A transpose is a sequence of such rotations; the sequences used
-// here (ROUNDS4, ROUNDS8, ROUND8D) and where each row ends up are derived
-// in the comments. AVX2 runs the same sequences on YMM registers, in which
+// here (ROUNDS2, ROUNDS4AB, ROUNDS8, ROUND8D) and where each row ends up
+// are derived in the comments. AVX2 runs the same sequences on YMM registers, in which
 // punpck works per 128-bit lane: the kernels load (or store) the two lanes
 // from addresses that make the lane bit the highest element-index bit, so
 // each lane is an independent copy of the SSE2 computation.
 //
-// Registers: SI source, DI destination, AX iteration count; R8 is the
-// row stride of the row-major side and R9, R10, R11 hold 3, 5 and 7 times
-// it, so that rows 0..7 are (P), (P)(R8*1), (P)(R8*2), (P)(R9*1),
-// (P)(R8*4), (P)(R10*1), (P)(R9*2), (P)(R11*1). Kernels with a second
-// stride (16-byte tiles) keep it in BX with CX, DX, R13 = 3, 5, 7 times it.
+// The shuffle kernels take 64 elements per iteration, so that each row
+// receives one whole 64-byte line (software-prefetched, see PREFETCH8).
+//
+// Register map (all kernels; frame layout from the Go declarations,
+// dst+0 src+24 then the int arguments from +48):
+//   SI      source pointer         DI      destination pointer
+//   AX      iterations left        R8      row stride (byte rows side)
+//   R9      3*R8                   R10     5*R8 (bit kernels: row 4 base)
+//   R11     7*R8                   R12     scratch row pointer
+//   BX      element stride (tiles) or pmovmskb result
+//   CX, DX, R13  3, 5, 7 times BX (tiles)
+//   X0-X9 / Y0-Y9  data; X9-X11 / Y9-Y11  masks in the bit kernels
+// Rows 0..7 of P are (P), (P)(R8*1), (P)(R8*2), (P)(R9*1), (P)(R8*4),
+// (P)(R10*1), (P)(R9*2), (P)(R11*1).
 
 // SSE2 step.
 #define SZIP(p, q, t) MOVO p, t; PUNPCKLBW q, p; PUNPCKHBW q, t
@@ -471,10 +480,16 @@ loop:
 done:
 	RET
 
-// Bit transpose of one byte row, 16 bytes per iteration: pmovmskb collects
-// bit 7 of the 16 bytes (element i at bit i), which is 2 bytes of bit row
-// 7; doubling every byte (paddb) brings the next bit to the top.
-//
+// Bit transpose of one byte row, 64 bytes per iteration: pmovmskb collects
+// bit 7 of 16 bytes (byte i to bit i), 2 bytes of bit row 7; doubling every
+// byte (paddb) brings the next bit to the top. The four masks of a row are
+// joined into one 64-bit store.
+#define BITROWS(row) \
+	PMOVMSKB X0, BX; PMOVMSKB X1, CX; SHLL $16, CX; ORL CX, BX; \
+	PMOVMSKB X2, CX; SHLQ $32, CX; ORQ CX, BX; \
+	PMOVMSKB X3, CX; SHLQ $48, CX; ORQ CX, BX; MOVQ BX, row; \
+	PADDB X0, X0; PADDB X1, X1; PADDB X2, X2; PADDB X3, X3
+
 // func bitTransSSE2(dst, src []byte, stride, n int)
 TEXT ·bitTransSSE2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -483,39 +498,27 @@ TEXT ·bitTransSSE2(SB), NOSPLIT, $0-64
 	MOVQ n+56(FP), AX
 	LEAQ (R8)(R8*2), R9
 	LEAQ (DI)(R8*4), R10 // bit rows 4..7
-	SHRQ $4, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	MOVOU    (SI), X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (R10)(R9*1)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (R10)(R8*2)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (R10)(R8*1)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (R10)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (DI)(R9*1)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (DI)(R8*2)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (DI)(R8*1)
-	PADDB    X0, X0
-	PMOVMSKB X0, BX
-	MOVW     BX, (DI)
-	ADDQ     $16, SI
-	ADDQ     $2, DI
-	ADDQ     $2, R10
-	DECQ     AX
-	JNZ      loop
+	MOVOU (SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+	BITROWS((R10)(R9*1))
+	BITROWS((R10)(R8*2))
+	BITROWS((R10)(R8*1))
+	BITROWS((R10))
+	BITROWS((DI)(R9*1))
+	BITROWS((DI)(R8*2))
+	BITROWS((DI)(R8*1))
+	BITROWS((DI))
+	ADDQ  $64, SI
+	ADDQ  $8, DI
+	ADDQ  $8, R10
+	DECQ  AX
+	JNZ   loop
 
 done:
 	RET
@@ -998,8 +1001,12 @@ done:
 	VZEROUPPER
 	RET
 
-// 32 bytes per iteration, 4 bytes per bit row.
-//
+// 64 bytes per iteration as bitTransSSE2, the masks of two 32-byte halves
+// joined into one 64-bit store.
+#define BITROWV(row) \
+	VPMOVMSKB Y0, BX; VPMOVMSKB Y1, CX; SHLQ $32, CX; ORQ CX, BX; MOVQ BX, row; \
+	VPADDB Y0, Y0, Y0; VPADDB Y1, Y1, Y1
+
 // func bitTransAVX2(dst, src []byte, stride, n int)
 TEXT ·bitTransAVX2(SB), NOSPLIT, $0-64
 	MOVQ dst_base+0(FP), DI
@@ -1008,39 +1015,25 @@ TEXT ·bitTransAVX2(SB), NOSPLIT, $0-64
 	MOVQ n+56(FP), AX
 	LEAQ (R8)(R8*2), R9
 	LEAQ (DI)(R8*4), R10
-	SHRQ $5, AX
+	SHRQ $6, AX
 	JZ   done
 
 loop:
-	VMOVDQU   (SI), Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (R10)(R9*1)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (R10)(R8*2)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (R10)(R8*1)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (R10)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (DI)(R9*1)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (DI)(R8*2)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (DI)(R8*1)
-	VPADDB    Y0, Y0, Y0
-	VPMOVMSKB Y0, BX
-	MOVL      BX, (DI)
-	ADDQ      $32, SI
-	ADDQ      $4, DI
-	ADDQ      $4, R10
-	DECQ      AX
-	JNZ       loop
+	VMOVDQU (SI), Y0
+	VMOVDQU 32(SI), Y1
+	BITROWV((R10)(R9*1))
+	BITROWV((R10)(R8*2))
+	BITROWV((R10)(R8*1))
+	BITROWV((R10))
+	BITROWV((DI)(R9*1))
+	BITROWV((DI)(R8*2))
+	BITROWV((DI)(R8*1))
+	BITROWV((DI))
+	ADDQ    $64, SI
+	ADDQ    $8, DI
+	ADDQ    $8, R10
+	DECQ    AX
+	JNZ     loop
 
 done:
 	VZEROUPPER

@@ -431,3 +431,30 @@ func TestShuffleTileStrides(t *testing.T) {
 		})
 	}
 }
+
+// TestBitshuffleChunks covers blocks of several bitshuffle passes
+// (bitChunk elements each) with a shorter last one.
+func TestBitshuffleChunks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 20))
+	var cases [][2]int // typesize, length
+	for _, ts := range []int{2, 3, 16, 24, 255, 256} {
+		c := bitChunk(ts)
+		cases = append(cases, [2]int{ts, (c + 8) * ts}, [2]int{ts, (2*c+64)*ts + ts - 1}, [2]int{ts, (3*c - 8) * ts})
+	}
+	for _, kc := range kernelCases[2:] {
+		t.Run(kc.name, func(t *testing.T) {
+			exps := make([][]byte, len(cases))
+			srcs := make([][]byte, len(cases))
+			for i, c := range cases {
+				srcs[i] = randBytes(rng, c[1])
+				exps[i] = make([]byte, c[1])
+				kc.ref(exps[i], srcs[i], c[0])
+			}
+			forEachISA(t, func(t *testing.T) {
+				for i, c := range cases {
+					checkKernel(t, kc.name, kc.dispatch, exps[i], srcs[i], c[0])
+				}
+			})
+		})
+	}
+}

@@ -33,7 +33,7 @@ func benchArrays(b *testing.B) []benchArray {
 	if data == nil {
 		data = make([]byte, 0, 744*33*49*4)
 		for i := range uint64(744 * 33 * 49) {
-			v := math.Float32bits(float32(smoothV(1, i)))
+			v := math.Float32bits(float32(testvec.Smooth(1, i)))
 			data = append(data, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 		}
 	}

@@ -63,26 +63,6 @@ func (v *ndVector) meta() Meta {
 	return Meta{Shape: v.Params.Shape, ChunkShape: v.Params.Chunkshape, BlockShape: v.Params.Blockshape, DType: v.Params.Dtype}
 }
 
-// splitmix is the corpus's rnd(seed, i) (vectors/README.md).
-func splitmix(seed, i uint64) uint64 {
-	z := seed*0x100000001B3 + i + 0x9E3779B97F4A7C15
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	return z ^ (z >> 31)
-}
-
-// smoothV is the corpus's v(i).
-func smoothV(seed, i uint64) float64 {
-	u := float64(splitmix(seed, i)>>11) * (1.0 / (1 << 53))
-	x := (float64(int64(i%1000)) - 500) / 500.0
-	xx := x * x
-	a := 1.0 - xx
-	a = 100.0 * a
-	b := u - 0.5
-	b = b * 0.01
-	return a + b
-}
-
 // genArray fills n items of dtype dt with the corpus's b2nd patterns.
 func genArray(tb testing.TB, dt DType, pattern string, seed uint64, n int64) []byte {
 	tb.Helper()
@@ -98,7 +78,7 @@ func genArray(tb testing.TB, dt DType, pattern string, seed uint64, n int64) []b
 		switch pattern {
 		case "random":
 			var r [8]byte
-			binary.LittleEndian.PutUint64(r[:], splitmix(seed, i))
+			binary.LittleEndian.PutUint64(r[:], testvec.Rnd(seed, i))
 			if dt.Kind == 'b' {
 				item[0] = r[0] & 1
 				break
@@ -111,7 +91,7 @@ func genArray(tb testing.TB, dt DType, pattern string, seed uint64, n int64) []b
 			if pattern == "arange" {
 				f, fi = float64(i)*0.25, -float64(i)*0.5
 			} else {
-				f, fi = smoothV(seed, i), -smoothV(seed+1, i)
+				f, fi = testvec.Smooth(seed, i), -testvec.Smooth(seed+1, i)
 			}
 			switch dt.Kind {
 			case 'b':

@@ -166,24 +166,23 @@ func SHA256(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-// rnd is the corpus's splitmix64 step.
-func rnd(seed, i uint64) uint64 {
+// Rnd is the corpus's rnd(seed, i): one splitmix64 step.
+func Rnd(seed, i uint64) uint64 {
 	z := seed*0x100000001B3 + i + 0x9E3779B97F4A7C15
 	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
 	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
 	return z ^ (z >> 31)
 }
 
-// smooth is v(i) of the corpus.
-func smooth(seed, i uint64) float64 {
-	u := float64(rnd(seed, i)>>11) * (1.0 / (1 << 53))
-	x := (float64(int64(i%1000)) - 500) / 500.0
-	// Written as separate statements so no fused multiply-add is formed.
-	xx := x * x
-	a := 1.0 - xx
-	a = 100.0 * a
-	b := u - 0.5
-	b = b * 0.01
+// Smooth is the corpus's v(i) for a seed.
+func Smooth(seed, i uint64) float64 {
+	u := float64(Rnd(seed, i)>>11) * (1.0 / (1 << 53))
+	x := (float64(int64(i%1000)) - 500) / 500.0 // no product: nothing to fuse
+	// The explicit conversions round each product, so that no fused
+	// multiply-add is formed (Go may fuse across statements; arm64 does).
+	xx := float64(x * x)
+	a := float64(100.0 * (1.0 - xx))
+	b := float64((u - 0.5) * 0.01)
 	return a + b
 }
 
@@ -216,17 +215,17 @@ func Generate(g *Gen) ([]byte, error) {
 				item = append(item, byte(v>>(8*b)))
 			}
 		case "random":
-			item = le64(item, rnd(g.Seed, i))
+			item = le64(item, Rnd(g.Seed, i))
 		case "timestamps":
-			item = le64(item, uint64(1700000000000+1000*int64(i)+int64(rnd(g.Seed, i)%1000)))
+			item = le64(item, uint64(1700000000000+1000*int64(i)+int64(Rnd(g.Seed, i)%1000)))
 		case "smooth_f64":
-			item = le64(item, math.Float64bits(smooth(g.Seed, i)))
+			item = le64(item, math.Float64bits(Smooth(g.Seed, i)))
 		case "smooth_f32":
-			v := math.Float32bits(float32(smooth(g.Seed, i)))
+			v := math.Float32bits(float32(Smooth(g.Seed, i)))
 			item = append(item, byte(v), byte(v>>8), byte(v>>16), byte(v>>24))
 		case "text":
 			k := i
-			r := rnd(g.Seed, k)
+			r := Rnd(g.Seed, k)
 			item = fmt.Appendf(item, "2024-01-%02d %02d:%02d:%02d.%03d %-5s [worker-%d] GET /api/v1/items/%d status=%d bytes=%d latency_ms=%d\n",
 				1+(k/86400)%28, (k/3600)%24, (k/60)%60, k%60, r%1000,
 				[]string{"INFO", "WARN", "DEBUG", "ERROR"}[(r>>10)%4], (r>>12)%8, (r>>16)%10000,
