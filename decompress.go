@@ -455,10 +455,7 @@ func (d *decoder) decodeStreams(buf []byte, j int) error {
 			if d.chunk[pos]&1 == 0 || csize < -255 {
 				return fmt.Errorf("%w: block %d stream %d: bad run (csize %d, token %#x)", ErrCorrupt, j, k, csize, d.chunk[pos])
 			}
-			v := byte(-csize)
-			for i := range dst {
-				dst[i] = v
-			}
+			fillRepeat(dst, []byte{byte(-csize)}, 0)
 			pos++
 		default:
 			if csize > len(d.chunk)-pos {
