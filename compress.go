@@ -308,6 +308,10 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 	var next atomic.Int64
 	var stop atomic.Bool
 	var wg sync.WaitGroup
+	// Workers run at most 2*threads blocks ahead of the assembly, so the
+	// block buffers alive are bounded by the thread count, not the chunk.
+	// The lowest unassembled block always holds a token: no deadlock.
+	tokens := make(chan struct{}, 2*threads)
 	for range threads {
 		wg.Add(1)
 		go func() {
@@ -315,8 +319,10 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 			s := getScratch(e.h.BlockSize, e.maxStreamBound())
 			defer putScratch(s)
 			for {
+				tokens <- struct{}{}
 				j := int(next.Add(1) - 1)
 				if j >= e.nblocks {
+					<-tokens
 					return
 				}
 				if stop.Load() {
@@ -355,6 +361,7 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 		if r.buf != nil {
 			putBlockBuf(r.buf)
 		}
+		<-tokens
 	}
 	wg.Wait()
 	if err != nil {

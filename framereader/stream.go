@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
@@ -264,6 +265,10 @@ func (s *StreamReader) step() error {
 	return nil
 }
 
+// exactAlloc is the largest chunk readChunk allocates at once from its
+// declared size.
+const exactAlloc = 8 << 20
+
 // readChunk reads one chunk of at most limit bytes, growing its buffer as
 // data arrives so a corrupt size cannot force a large allocation.
 func (s *StreamReader) readChunk(limit int64) ([]byte, error) {
@@ -276,17 +281,29 @@ func (s *StreamReader) readChunk(limit int64) ([]byte, error) {
 	if cb < blosc2.MinHeaderLen || cb > limit {
 		return nil, fmt.Errorf("%w: chunk at frame offset %d declares %d bytes (at most %d fit)", blosc2.ErrCorrupt, at, cb, limit)
 	}
-	var buf bytes.Buffer
-	buf.Write(hb[:])
-	n, err := io.CopyN(&buf, s.r, cb-blosc2.MinHeaderLen)
+	// Chunks up to exactAlloc bytes get a buffer of exactly their size (no
+	// garbage, no slack: the stream Reader's memory bound counts on it);
+	// larger declared sizes grow with the data that actually arrives.
+	c := make([]byte, blosc2.MinHeaderLen, min(cb, exactAlloc))
+	copy(c, hb[:])
+	var n int64
+	var err error
+	for int64(len(c)) < cb && err == nil {
+		if len(c) == cap(c) {
+			c = slices.Grow(c, int(min(cb, 2*int64(cap(c)))-int64(len(c))))
+		}
+		var k int
+		k, err = io.ReadFull(s.r, c[len(c):min(int64(cap(c)), cb)])
+		c = c[:len(c)+k]
+		n += int64(k)
+	}
 	s.pos += n
 	if err != nil {
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 			return nil, fmt.Errorf("%w: chunk at frame offset %d: %d of %d bytes", blosc2.ErrTruncated, at, n+blosc2.MinHeaderLen, cb)
 		}
 		return nil, err
 	}
-	c := buf.Bytes()
 	if _, err := blosc2.ParseHeader(c); err != nil {
 		return nil, fmt.Errorf("chunk at frame offset %d: %w", at, err)
 	}

@@ -267,8 +267,7 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 		raw:     make(chan []byte),
 		free:    make(chan []byte, 2),
 		out:     make(chan []byte),
-		done:    make(chan struct{}),
-		outFree: make(chan []byte, 1),
+		done: make(chan struct{}),
 	}
 	pl.free <- make([]byte, 0, chunkSize)
 	compressed := make(chan struct{})
@@ -281,12 +280,9 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 				pl.pending.Done()
 				continue
 			}
-			var buf []byte
-			select {
-			case buf = <-pl.outFree:
-			default:
-			}
-			c, err := blosc2.Compress(buf[:0], chunk, p)
+			// A fresh output buffer each time: a spare kept for reuse
+			// would be one more chunk of live memory.
+			c, err := blosc2.Compress(nil, chunk, p)
 			pl.free <- chunk[:0]
 			if err != nil {
 				pl.fail(err)
@@ -303,10 +299,6 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 				if err := sink.WriteCompressedChunk(c); err != nil {
 					pl.fail(err)
 				}
-			}
-			select {
-			case pl.outFree <- c[:0]:
-			default:
 			}
 			pl.pending.Done()
 		}
