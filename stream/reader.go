@@ -57,7 +57,7 @@ func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 // holds, with the same options.
 func (r *Reader) Reset(src io.Reader) error {
 	r.stop()
-	*r = Reader{opts: r.opts, src: src}
+	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0]} // keep the buffer
 	ra, err := newRandomAccess(src, r.opts.maxMemory)
 	if err != nil {
 		r.err = err

@@ -120,14 +120,18 @@ func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, er
 	var frame bytes.Buffer
 	frame.Grow(len(src) + len(src)/16 + 4096)
 	out := bytes.NewBuffer(make([]byte, 0, len(src)))
+	// One Writer and one Reader, Reset between repetitions, so that
+	// buffers are reused as in a long stream.
+	w, err := stream.NewWriter(&frame, wopts...)
+	if err != nil {
+		return nil, err
+	}
+	var r *stream.Reader
 	var ctimes, dtimes []float64
 	for range reps {
 		frame.Reset()
+		w.Reset(&frame)
 		t0 := time.Now()
-		w, err := stream.NewWriter(&frame, wopts...)
-		if err != nil {
-			return nil, err
-		}
 		if _, err := w.Write(src); err != nil {
 			return nil, err
 		}
@@ -139,16 +143,21 @@ func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, er
 
 		out.Reset()
 		t0 = time.Now()
-		r, err := stream.NewReader(bytes.NewReader(frame.Bytes()), stream.WithReaderConcurrency(p.Threads))
-		if err != nil {
+		if r == nil {
+			if r, err = stream.NewReader(bytes.NewReader(frame.Bytes()), stream.WithReaderConcurrency(p.Threads)); err != nil {
+				return nil, err
+			}
+		} else if err := r.Reset(bytes.NewReader(frame.Bytes())); err != nil {
 			return nil, err
 		}
 		_, err = r.WriteTo(out)
-		r.Close()
 		if err != nil {
 			return nil, err
 		}
 		dtimes = append(dtimes, time.Since(t0).Seconds())
+	}
+	if r != nil {
+		r.Close()
 	}
 	res.RoundTrip = bytes.Equal(out.Bytes(), src)
 	if res.Cbytes > 0 {
