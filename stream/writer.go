@@ -264,9 +264,9 @@ type pipeline struct {
 
 func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 	pl := &pipeline{
-		raw:     make(chan []byte),
-		free:    make(chan []byte, 2),
-		out:     make(chan []byte),
+		raw:  make(chan []byte),
+		free: make(chan []byte, 2),
+		out:  make(chan []byte),
 		done: make(chan struct{}),
 	}
 	pl.free <- make([]byte, 0, chunkSize)
