@@ -210,3 +210,17 @@ func WithMaxMemory(n int) ReaderOption {
 		return nil
 	}
 }
+
+// WithCParams sets every chunk parameter at once (codec, level, typesize,
+// filters, block size, split mode, dictionary), and the concurrency from
+// p.Threads (0: automatic). Later options override it.
+func WithCParams(p blosc2.CParams) WriterOption {
+	return func(o *writerOptions) error {
+		conc := p.Threads
+		if conc <= 0 {
+			conc = autoConcurrency()
+		}
+		o.cparams, o.concurrency = p, conc
+		return nil
+	}
+}

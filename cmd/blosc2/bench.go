@@ -111,12 +111,7 @@ func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, er
 		Blocksize: p.BlockSize, Nthreads: p.Threads, Chunksize: chunksize,
 		Nchunks: (len(src) + chunksize - 1) / chunksize, Nbytes: len(src), Reps: reps,
 	}
-	wopts := []stream.WriterOption{
-		stream.WithCodec(p.Codec), stream.WithLevel(p.Level), stream.WithTypeSize(p.TypeSize),
-		stream.WithBlockSize(p.BlockSize), stream.WithSplitMode(p.SplitMode), stream.WithDict(p.UseDict),
-		stream.WithChunkSize(chunksize), stream.WithConcurrency(p.Threads),
-		stream.WithFilters(activeFilters(p.Filters)...),
-	}
+	wopts := []stream.WriterOption{stream.WithCParams(*p), stream.WithChunkSize(chunksize)}
 	var frame bytes.Buffer
 	frame.Grow(len(src) + len(src)/16 + 4096)
 	out := bytes.NewBuffer(make([]byte, 0, len(src)))

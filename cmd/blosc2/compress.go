@@ -118,12 +118,7 @@ func compressChunk(r io.Reader, out string, stdout io.Writer, p *blosc2.CParams)
 // chunks compressed by a goroutine pipeline, header patched when the
 // output is a file.
 func compressStream(r io.Reader, out string, stdout io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
-	opts := []stream.WriterOption{
-		stream.WithCodec(p.Codec), stream.WithLevel(p.Level), stream.WithTypeSize(p.TypeSize),
-		stream.WithBlockSize(p.BlockSize), stream.WithSplitMode(p.SplitMode), stream.WithDict(p.UseDict),
-		stream.WithChunkSize(chunksize), stream.WithConcurrency(p.Threads),
-		stream.WithFilters(activeFilters(p.Filters)...),
-	}
+	opts := []stream.WriterOption{stream.WithCParams(p), stream.WithChunkSize(chunksize)}
 	for _, m := range metas {
 		opts = append(opts, stream.WithMetalayer(m.name, m.content))
 	}
@@ -154,16 +149,4 @@ func compressStream(r io.Reader, out string, stdout io.Writer, p blosc2.CParams,
 		return f.Close()
 	}
 	return nil
-}
-
-// activeFilters lists the non-empty slots in order (stream.WithFilters
-// places them again, right-aligned, as blosc2.Pipeline does).
-func activeFilters(slots [blosc2.MaxFilters]blosc2.Filter) []blosc2.Filter {
-	var fs []blosc2.Filter
-	for _, f := range slots {
-		if f.ID != blosc2.NoFilter {
-			fs = append(fs, f)
-		}
-	}
-	return fs
 }
