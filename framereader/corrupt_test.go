@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -130,6 +132,55 @@ func FuzzReader(f *testing.F) {
 			f.Add(b)
 		}
 	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		exercise(b)
+	})
+}
+
+// FuzzSparseIndex fuzzes the index file of a sparse frame (chunks.b2frame)
+// over real chunk files: the index is copied from an sframe vector and
+// mutated, then the directory is opened and every chunk decoded.
+func FuzzSparseIndex(f *testing.F) {
+	var dir string
+	for _, v := range testvec.Kind(f, "sframe") {
+		if dir == "" {
+			dir = v.Path()
+		}
+		if b, err := os.ReadFile(filepath.Join(v.Path(), "chunks.b2frame")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, index []byte) {
+		tmp := t.TempDir()
+		files, _ := filepath.Glob(filepath.Join(dir, "*.chunk"))
+		for _, src := range files {
+			if err := os.Symlink(src, filepath.Join(tmp, filepath.Base(src))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.WriteFile(filepath.Join(tmp, "chunks.b2frame"), index, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(tmp, WithDParams(blosc2.DParams{MaxNbytes: 8 << 20}))
+		if err != nil {
+			return
+		}
+		defer r.Close()
+		for i := range min(r.NumChunks(), 64) {
+			if _, err := r.DecodeChunk(nil, i); err != nil {
+				break
+			}
+		}
+	})
+}
+
+// FuzzOldFormats fuzzes the beta-era frame and the packed super-chunk
+// readers, seeded with the frames built by hand from old-formats.md.
+func FuzzOldFormats(f *testing.F) {
+	raws := [][]byte{oldData(3000, 1), oldData(3000, 2), oldData(1000, 3)}
+	f.Add(betaFrame(f, raws, 3000, []byte("usermeta")))
+	f.Add(packedSchunk(f, raws, nil))
+	f.Add(packedSchunk(f, raws, oldData(3000, 1)))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		exercise(b)
 	})

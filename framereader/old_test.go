@@ -19,7 +19,7 @@ func oldData(n int, seed int) []byte {
 	return b
 }
 
-func compress(t *testing.T, raw []byte, p blosc2.CParams) []byte {
+func compress(t testing.TB, raw []byte, p blosc2.CParams) []byte {
 	t.Helper()
 	c, err := blosc2.Compress(nil, raw, &p)
 	if err != nil {
@@ -31,7 +31,7 @@ func compress(t *testing.T, raw []byte, p blosc2.CParams) []byte {
 // betaFrame builds a frame laid out as v2.0.0-beta.5 wrote them
 // (old-formats.md §1.2-1.4): 13-element header, compacted filters,
 // metalayers at 82, chunks with version byte 4, usermeta trailer.
-func betaFrame(t *testing.T, raws [][]byte, chunksize int, usermeta []byte) []byte {
+func betaFrame(t testing.TB, raws [][]byte, chunksize int, usermeta []byte) []byte {
 	p := blosc2.DefaultCParams()
 	p.Codec = blosc2.LZ4
 	var chunks []byte
@@ -147,7 +147,7 @@ func TestBetaFrame(t *testing.T) {
 
 // blosc1Chunk turns an extended-header chunk compressed without split
 // streams into the 16-byte-header form of C-Blosc 1.x / C-Blosc2 2.0.0a2.
-func blosc1Chunk(t *testing.T, c []byte, shuffle bool) []byte {
+func blosc1Chunk(t testing.TB, c []byte, shuffle bool) []byte {
 	h, err := blosc2.ParseHeader(c)
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +189,7 @@ func blosc1Chunk(t *testing.T, c []byte, shuffle bool) []byte {
 // packedSchunk builds a packed super-chunk as blosc2_pack_schunk of
 // v2.0.0a2 laid it out (old-formats.md §2.1), with a delta reference in
 // a filters chunk when ref is set.
-func packedSchunk(t *testing.T, raws [][]byte, ref []byte) []byte {
+func packedSchunk(t testing.TB, raws [][]byte, ref []byte) []byte {
 	p := blosc2.DefaultCParams()
 	p.Codec = blosc2.LZ4
 	p.SplitMode = blosc2.SplitNever
