@@ -256,7 +256,6 @@ type pipeline struct {
 	free    chan []byte // raw buffers ready to be filled again
 	out     chan []byte // compressed chunks, in order
 	done    chan struct{}
-	outFree chan []byte    // compressed buffers ready for reuse
 	pending sync.WaitGroup // chunks submitted and not yet written
 	mu      sync.Mutex
 	err     error
