@@ -34,23 +34,17 @@ func restart34(l int) int {
 }
 
 func bytedeltaEnc(dst, src []byte, streams int, buggy bool) {
-	n := len(src)
-	dst = dst[:n]
-	streams = max(streams, 1)
-	l := n / streams
-	for s := 0; s < streams; s++ {
-		in, out := src[s*l:(s+1)*l], dst[s*l:(s+1)*l]
-		if f := restart34(l); buggy && f > 0 {
-			diffBytes(out[:f], in[:f])
-			diffBytes(out[f:], in[f:])
-		} else {
-			diffBytes(out, in)
-		}
-	}
-	copy(dst[streams*l:], src[streams*l:])
+	bytedeltaStreams(dst, src, streams, buggy, diffBytes)
 }
 
 func bytedeltaDec(dst, src []byte, streams int, buggy bool) {
+	bytedeltaStreams(dst, src, streams, buggy, sumBytes)
+}
+
+// bytedeltaStreams applies op (diffBytes forward, sumBytes backward) to
+// each of the streams byte streams, restarting at the legacy filter's
+// 16-byte boundary when buggy, and copies the trailing bytes.
+func bytedeltaStreams(dst, src []byte, streams int, buggy bool, op func(out, in []byte)) {
 	n := len(src)
 	dst = dst[:n]
 	streams = max(streams, 1)
@@ -58,10 +52,10 @@ func bytedeltaDec(dst, src []byte, streams int, buggy bool) {
 	for s := 0; s < streams; s++ {
 		in, out := src[s*l:(s+1)*l], dst[s*l:(s+1)*l]
 		if f := restart34(l); buggy && f > 0 {
-			sumBytes(out[:f], in[:f])
-			sumBytes(out[f:], in[f:])
+			op(out[:f], in[:f])
+			op(out[f:], in[f:])
 		} else {
-			sumBytes(out, in)
+			op(out, in)
 		}
 	}
 	copy(dst[streams*l:], src[streams*l:])
