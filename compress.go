@@ -46,6 +46,15 @@ type encoder struct {
 	dict     []byte
 }
 
+// headerTypeSize is the typesize a chunk header stores and its filters
+// use: elements wider than 255 bytes are stored as 1 (chunk.md §3.4).
+func headerTypeSize(t int) int {
+	if t > 255 {
+		return 1
+	}
+	return t
+}
+
 func hcrCodec(id codec.ID) bool { return id == LZ4HC || id == Zlib || id == Zstd }
 
 // splitBlock is C-Blosc2's split_block: whether blocks of bs bytes with
@@ -135,10 +144,7 @@ func BlockSize(p *CParams, nbytes int) (int, error) {
 func newEncoder(p *CParams, src []byte) *encoder {
 	e := &encoder{p: p, src: src}
 	nbytes := len(src)
-	e.typesize = p.TypeSize
-	if e.typesize > 255 {
-		e.typesize = 1
-	}
+	e.typesize = headerTypeSize(p.TypeSize)
 	bs := autoBlockSize(p, nbytes)
 	e.nblocks = nbytes / bs
 	e.leftover = nbytes % bs

@@ -291,6 +291,19 @@ func (d *decoder) readVLTable() error {
 	return nil
 }
 
+// maxBlockLen is the length of the longest block.
+func (d *decoder) maxBlockLen() int {
+	if d.vlOffsets == nil {
+		return d.h.BlockSize
+	}
+	m := 0
+	for j := range d.nblocks {
+		_, n := d.blockRange(j)
+		m = max(m, n)
+	}
+	return m
+}
+
 // blockRange returns where block j goes in the output.
 func (d *decoder) blockRange(j int) (off, n int) {
 	if d.vlOffsets != nil {
@@ -347,14 +360,7 @@ func (d *decoder) decodeAll(out []byte, threads int) error {
 // decodeBlocks runs fn for blocks [from, to) on up to threads goroutines and
 // returns the first error.
 func (d *decoder) decodeBlocks(from, to, threads int, fn func(j int, s *scratch) error) error {
-	maxBlock := d.h.BlockSize
-	if d.vlOffsets != nil {
-		maxBlock = 0
-		for j := range d.nblocks {
-			_, n := d.blockRange(j)
-			maxBlock = max(maxBlock, n)
-		}
-	}
+	maxBlock := d.maxBlockLen()
 	threads = min(threads, to-from)
 	if threads <= 1 {
 		s := getScratch(maxBlock, 0)

@@ -48,14 +48,11 @@ func AppendSpecial(dst []byte, kind Special, nbytes, typesize, blocksize int, va
 		Version:    VersionStable,
 		VersionLZ:  1,
 		Flags:      flagExtended,
-		TypeSize:   typesize,
+		TypeSize:   headerTypeSize(typesize),
 		Nbytes:     nbytes,
 		BlockSize:  blocksize,
 		Cbytes:     ExtendedHeaderLen,
 		Blosc2Flag: uint8(kind) << 4,
-	}
-	if typesize > 255 {
-		h.TypeSize = 1
 	}
 	if kind == SpecialValue {
 		h.Cbytes += len(value)
@@ -133,9 +130,9 @@ func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
 	if err := checkFilters(h); err != nil {
 		return dst[:start], err
 	}
-	s := getScratch(maxBlockLen(d), 0)
+	s := getScratch(d.maxBlockLen(), d.maxBlockLen())
 	defer putScratch(s)
-	blk := make([]byte, maxBlockLen(d))
+	blk := s.blk
 	var ref []byte
 	if d.needsRef() {
 		_, n0 := d.blockRange(0)
@@ -166,16 +163,4 @@ func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
 		copy(out[lo-off:], b[lo-bo:hi-bo])
 	}
 	return dst, nil
-}
-
-func maxBlockLen(d *decoder) int {
-	if d.vlOffsets == nil {
-		return d.h.BlockSize
-	}
-	m := 0
-	for j := range d.nblocks {
-		_, n := d.blockRange(j)
-		m = max(m, n)
-	}
-	return m
 }

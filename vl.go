@@ -35,10 +35,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 			return dst, fmt.Errorf("%w: VL blocks too large", ErrTooLarge)
 		}
 	}
-	typesize := min(q.TypeSize, 255)
-	if q.TypeSize > 255 {
-		typesize = 1
-	}
+	typesize := headerTypeSize(q.TypeSize)
 	c, _ := codec.Lookup(q.Codec)
 	h := Header{
 		Version:   VersionVLBlocks,

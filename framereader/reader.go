@@ -457,6 +457,23 @@ func (r *Reader) buildLayout() {
 	r.starts = starts
 }
 
+// ChunkAt returns the chunk holding uncompressed byte off and the offset
+// where that chunk starts; off ≥ Size gives NumChunks.
+func (r *Reader) ChunkAt(off int64) (int, int64, error) {
+	if off < 0 {
+		return 0, 0, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
+	}
+	if off >= r.h.Nbytes {
+		return r.nchunks, r.h.Nbytes, nil
+	}
+	i, err := r.chunkAt(off)
+	if err != nil {
+		return 0, 0, err
+	}
+	start, _, err := r.chunkRange(i)
+	return i, start, err
+}
+
 // chunkAt returns the chunk holding uncompressed byte off.
 func (r *Reader) chunkAt(off int64) (int, error) {
 	if cs := int64(r.h.ChunkSize); cs > 0 {

@@ -3,7 +3,6 @@ package stream
 import (
 	"fmt"
 	"io"
-	"sort"
 	"sync"
 
 	"github.com/blosc2go/blosc2"
@@ -31,10 +30,6 @@ func newSequentialSource(src io.Reader, maxMemory int) (chunkSource, error) {
 // randomAccess serves Seek and ReadAt through the frame's index.
 type randomAccess struct {
 	fr *framereader.Reader
-
-	startsOnce sync.Once
-	starts     []int64 // starts[i] = uncompressed offset of chunk i; starts[n] = size
-	startsErr  error
 }
 
 // newRandomAccess opens src for random access when it allows it: an
@@ -98,39 +93,17 @@ func (ra *randomAccess) ReadAt(p []byte, off int64) (int, error) { return ra.fr.
 
 func (ra *randomAccess) Size() int64 { return ra.fr.Size() }
 
-// chunkStarts computes where each chunk starts in the uncompressed data.
-func (ra *randomAccess) chunkStarts() ([]int64, error) {
-	ra.startsOnce.Do(func() {
-		n := ra.fr.NumChunks()
-		ra.starts = make([]int64, n+1)
-		for i := range n {
-			info, err := ra.fr.ChunkInfo(i)
-			if err != nil {
-				ra.startsErr = err
-				return
-			}
-			ra.starts[i+1] = ra.starts[i] + int64(info.Nbytes)
-		}
-	})
-	return ra.starts, ra.startsErr
-}
-
 // source yields every chunk from the first.
 func (ra *randomAccess) source() chunkSource { return &indexSource{fr: ra.fr} }
 
 // sourceFrom yields the chunks from the one holding off, and how many of
 // its bytes to skip.
 func (ra *randomAccess) sourceFrom(off int64) (chunkSource, int, error) {
-	starts, err := ra.chunkStarts()
+	i, start, err := ra.fr.ChunkAt(off)
 	if err != nil {
 		return nil, 0, err
 	}
-	n := len(starts) - 1
-	i := sort.Search(n, func(i int) bool { return starts[i+1] > off })
-	if i >= n {
-		return &indexSource{fr: ra.fr, next: n}, 0, nil
-	}
-	return &indexSource{fr: ra.fr, next: i}, int(off - starts[i]), nil
+	return &indexSource{fr: ra.fr, next: i}, int(off - start), nil
 }
 
 // indexSource yields chunks through the index, in order.
