@@ -22,6 +22,7 @@ const (
 	isaGeneric isa = iota // portable Go
 	isaSSE2               // amd64 baseline
 	isaAVX2               // amd64 with AVX2 (and OS support for YMM state)
+	isaAVX512             // amd64 with AVX512BW, VBMI and GFNI (Ice Lake and later)
 	isaNEON               // arm64 Advanced SIMD
 )
 
@@ -33,6 +34,8 @@ func (l isa) String() string {
 		return "sse2"
 	case isaAVX2:
 		return "avx2"
+	case isaAVX512:
+		return "avx512"
 	case isaNEON:
 		return "neon"
 	}

@@ -4,8 +4,13 @@ package blosc2
 
 import "github.com/klauspost/cpuid/v2"
 
-// amd64 levels: SSE2 (every amd64 CPU) and AVX2. cpuid reports AVX and
-// AVX2 only when the OS saves the YMM state too.
+// amd64 levels: SSE2 (every amd64 CPU), AVX2 and AVX-512. cpuid reports
+// AVX, AVX2 and AVX512* only when the OS saves the YMM and ZMM state too.
+//
+// The AVX-512 level needs VBMI (VPERMB) and GFNI besides AVX512F/BW, i.e.
+// Ice Lake or later: its kernels pay through one-instruction byte
+// permutations and bit transposes, which Skylake-X lacks; there the AVX2
+// kernels, without the older cores' 512-bit frequency penalty, remain.
 
 var archISAs = detectISAs()
 
@@ -16,6 +21,9 @@ func detectISAs() []isa {
 	}
 	if cpuid.CPU.Supports(cpuid.SSE2, cpuid.AVX, cpuid.AVX2) {
 		l = append(l, isaAVX2)
+		if cpuid.CPU.Supports(cpuid.AVX512F, cpuid.AVX512BW, cpuid.AVX512VBMI, cpuid.GFNI) {
+			l = append(l, isaAVX512)
+		}
 	}
 	return l
 }
@@ -26,6 +34,8 @@ func archKernels(l isa) kernelSet {
 		return sse2Kernels.set()
 	case isaAVX2:
 		return avx2Kernels.set()
+	case isaAVX512:
+		return avx512Kernels.set()
 	}
 	return genericKernels
 }
@@ -60,11 +70,29 @@ var avx2Kernels = vecKernels{
 	untransVec:     256,
 }
 
+// avx512Kernels has its own typesize 2, 4, 8 and bit kernels (512 bytes
+// per iteration) and the AVX2 tile kernels for typesizes >= 16.
+var avx512Kernels = vecKernels{
+	shuffle:        [3]func(dst, src []byte, stride, n int){shuffle2AVX512, shuffle4AVX512, shuffle8AVX512},
+	unshuffle:      [3]func(dst, src []byte, stride, n int){unshuffle2AVX512, unshuffle4AVX512, unshuffle8AVX512},
+	shuffle16:      shuffle16AVX2,
+	shuffle16Strip: shuffle16StripAVX2,
+	unshuffle16:    unshuffle16AVX2,
+	bitTrans:       bitTransAVX512,
+	bitUntrans:     bitUntransAVX512,
+	vec:            [3]int{64, 64, 64},
+	vec16:          16,
+	stripVec:       64,
+	bitVec:         512,
+	untransVec:     512,
+}
+
 // Kernel contracts: see vecKernels. n is a positive multiple of the
 // kernel's width (the table above): 64 elements for shuffleK/unshuffleK, 8
 // (SSE2) or 16 (AVX2) for the 16-byte tile kernels and 64 for their strip
 // variants, 64 bytes for bitTrans, 128 (SSE2) or 256 (AVX2) bytes for
-// bitUntrans. The strip variants use 1 KiB of stack. AVX2 kernels need AVX2.
+// bitUntrans, 512 bytes for the AVX-512 bit kernels. The strip variants use
+// 1 KiB of stack. AVX2 and AVX-512 kernels need their level.
 
 //go:noescape
 func shuffle2SSE2(dst, src []byte, stride, n int)
@@ -131,3 +159,27 @@ func bitTransAVX2(dst, src []byte, stride, n int)
 
 //go:noescape
 func bitUntransAVX2(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle2AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle4AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func shuffle8AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle2AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle4AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func unshuffle8AVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func bitTransAVX512(dst, src []byte, stride, n int)
+
+//go:noescape
+func bitUntransAVX512(dst, src []byte, stride, n int)
