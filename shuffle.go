@@ -244,6 +244,10 @@ type vecKernels struct {
 
 	vec                                 [3]int // widths of shuffle[k], unshuffle[k]
 	vec16, stripVec, bitVec, untransVec int
+
+	// narrow, if not nil, is the level that takes the bit transposes of
+	// inputs shorter than bitVec or untransVec (else the generic code).
+	narrow *vecKernels
 }
 
 func (k *vecKernels) set() kernelSet {
@@ -369,7 +373,11 @@ func (k *vecKernels) bitTransVec(dst, src []byte, stride int) {
 	n := len(src)
 	v := k.bitVec
 	if n < v {
-		bitTransGeneric(dst, src, stride)
+		if k.narrow != nil {
+			k.narrow.bitTransVec(dst, src, stride)
+		} else {
+			bitTransGeneric(dst, src, stride)
+		}
 		return
 	}
 	race.ReadSlice(src)
@@ -385,7 +393,11 @@ func (k *vecKernels) bitUntransVec(dst, src []byte, stride int) {
 	n := len(dst)
 	v := k.untransVec
 	if n < v {
-		bitUntransGeneric(dst, src, stride)
+		if k.narrow != nil {
+			k.narrow.bitUntransVec(dst, src, stride)
+		} else {
+			bitUntransGeneric(dst, src, stride)
+		}
 		return
 	}
 	race.ReadSlice(src[:7*stride+n/8])

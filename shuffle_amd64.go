@@ -71,7 +71,8 @@ var avx2Kernels = vecKernels{
 }
 
 // avx512Kernels has its own typesize 2, 4, 8 and bit kernels (512 bytes
-// per iteration) and the AVX2 tile kernels for typesizes >= 16.
+// per iteration) and the AVX2 tile kernels for typesizes >= 16; the AVX2
+// bit kernels take rows shorter than 512 bytes.
 var avx512Kernels = vecKernels{
 	shuffle:        [3]func(dst, src []byte, stride, n int){shuffle2AVX512, shuffle4AVX512, shuffle8AVX512},
 	unshuffle:      [3]func(dst, src []byte, stride, n int){unshuffle2AVX512, unshuffle4AVX512, unshuffle8AVX512},
@@ -85,6 +86,7 @@ var avx512Kernels = vecKernels{
 	stripVec:       64,
 	bitVec:         512,
 	untransVec:     512,
+	narrow:         &avx2Kernels,
 }
 
 // Kernel contracts: see vecKernels. n is a positive multiple of the

@@ -188,24 +188,26 @@ func TestBitunshuffleV2(t *testing.T) {
 
 var matrixTypesizes = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 24, 32, 64, 255, 256}
 
-// matrixLengths are 0..300 plus lengths around 1 KiB and 64 KiB, with
+// matrixLengths are 0..300 plus lengths around 512, 1 KiB and 64 KiB, with
 // element and byte remainders for every typesize (fewer in short mode).
 func matrixLengths(short bool) []int {
 	var ls []int
 	step := 1
 	around := map[int][]int{
+		512:      {-9, -1, 0, 1, 7, 63, 100},
 		1 << 10:  {-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255},
 		64 << 10: {-257, -129, -65, -33, -17, -9, -1, 0, 1, 7, 15, 31, 63, 100, 255},
 	}
 	if short {
 		step = 7
+		around[512] = []int{-1, 0, 1, 63}
 		around[1<<10] = []int{-65, -9, -1, 0, 1, 63}
 		around[64<<10] = []int{-17, 0, 255}
 	}
 	for n := 0; n <= 300; n += step {
 		ls = append(ls, n)
 	}
-	for _, base := range []int{1 << 10, 64 << 10} {
+	for _, base := range []int{512, 1 << 10, 64 << 10} {
 		for _, d := range around[base] {
 			ls = append(ls, base+d)
 		}
