@@ -89,12 +89,17 @@ func (w *Writer) writeSparseIndex() error {
 		return err
 	}
 	if !w.noSync {
-		if d, err := os.Open(w.dir); err == nil {
-			d.Sync()
-			d.Close()
-		}
+		syncDir(w.dir)
 	}
 	return nil
+}
+
+// syncDir makes the renames in dir durable, where the system allows it.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
 }
 
 func (w *Writer) finishSparse() error {

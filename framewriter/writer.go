@@ -35,8 +35,9 @@ type Writer struct {
 
 	entries  []int64
 	sizes    frame.Sizes
-	cbytes   int64 // contiguous: chunks section length; sparse: Σ chunk file sizes
-	nextID   int64 // sparse: next chunk file number
+	cbytes   int64  // contiguous: chunks section length; sparse: Σ chunk file sizes
+	nextID   int64  // sparse: next chunk file number
+	adopt    []byte // sparse recovery: the bytes chunk file nextID already holds
 	specials SpecialMode
 	pending  []pendingSpecial // index-only specials, for relocation
 	fill     bool             // the index is FillSpecial's repeated value
@@ -306,8 +307,10 @@ func (w *Writer) store(chunk []byte) (int64, error) {
 		if id > 0xFFFFFFFF {
 			return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)
 		}
-		if err := w.fail(writeFileSync(w.chunkPath(id), chunk, !w.noSync)); err != nil {
-			return 0, err
+		if !bytes.Equal(chunk, w.adopt) {
+			if err := w.fail(writeFileSync(w.chunkPath(id), chunk, !w.noSync)); err != nil {
+				return 0, err
+			}
 		}
 		w.nextID++
 		w.cbytes += int64(len(chunk))

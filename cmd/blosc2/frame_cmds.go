@@ -362,7 +362,7 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "", "write the recovered frame here (default: recover FILE in place)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: blosc2 recover [-o OUT] FILE\n\nRebuilds a valid frame from a frame file whose writer died: keeps every whole chunk,\ncuts the torn tail, writes a new index, trailer and header.")
+		fmt.Fprintln(stderr, "usage: blosc2 recover [-o OUT] FILE|DIR\n\nRebuilds a valid frame from a frame file whose writer died: keeps every whole chunk,\ncuts the torn tail, writes a new index, trailer and header. For a sparse frame (DIR),\nin place only: adds the chunk files the dead writer left to chunks.b2frame.")
 		fs.PrintDefaults()
 	}
 	pos, err := parseInterleaved(fs, args)
@@ -374,7 +374,16 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("recover takes one file")
 	}
 	var rep framewriter.RecoverReport
-	if *out == "" {
+	isDir := false
+	if st, serr := os.Stat(pos[0]); serr == nil {
+		isDir = st.IsDir()
+	}
+	if isDir {
+		if *out != "" {
+			return fmt.Errorf("recover: a sparse frame (%s is a directory) is recovered in place; -o is for frame files", pos[0])
+		}
+		rep, err = framewriter.RecoverSparse(pos[0])
+	} else if *out == "" {
 		rep, err = framewriter.RecoverFile(pos[0])
 	} else {
 		var src *os.File
