@@ -45,8 +45,9 @@ type Reader struct {
 
 // source fetches stored chunks by index entry.
 type source interface {
-	// chunk returns the compressed chunk that entry e (≥ 0) designates.
-	chunk(e int64) ([]byte, error)
+	// chunk appends to dst the compressed chunk that entry e (≥ 0)
+	// designates.
+	chunk(dst []byte, e int64) ([]byte, error)
 	// header returns at least the first 16 bytes of that chunk.
 	header(e int64) ([]byte, error)
 }
@@ -173,7 +174,7 @@ func (s *contiguousSource) header(e int64) ([]byte, error) {
 	return readAt(s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
 }
 
-func (s *contiguousSource) chunk(e int64) ([]byte, error) {
+func (s *contiguousSource) chunk(dst []byte, e int64) ([]byte, error) {
 	hb, err := s.header(e)
 	if err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func (s *contiguousSource) chunk(e int64) ([]byte, error) {
 	if cb < blosc2.MinHeaderLen || cb > s.cbytes-e {
 		return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
 	}
-	return readAt(s.ra, s.base+e, cb, s.base+s.cbytes, "chunk")
+	return frame.ReadAppend(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk")
 }
 
 // Format is the container format of the frame.
@@ -253,7 +254,7 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if cb <= 4096 || (len(hb) >= 32 && hb[31]>>4&7 == uint8(blosc2.SpecialValue)) {
 		// Small chunks (and repeated-value ones, whose value follows the
 		// header) are read whole.
-		if hb, err = r.src.chunk(ci.Entry); err != nil {
+		if hb, err = r.src.chunk(nil, ci.Entry); err != nil {
 			return ci, fmt.Errorf("chunk %d: %w", i, err)
 		}
 	}
@@ -302,25 +303,30 @@ func (r *Reader) checkIndex(i int) error {
 
 // Chunk returns the compressed bytes of chunk i. For an implied chunk it
 // returns the 32-byte special chunk C-Blosc2 synthesizes (frame_special_chunk).
-func (r *Reader) Chunk(i int) ([]byte, error) {
+func (r *Reader) Chunk(i int) ([]byte, error) { return r.AppendChunk(nil, i) }
+
+// AppendChunk appends the compressed bytes of chunk i (as Chunk returns
+// them) to dst, reusing its spare capacity, and returns the extended
+// slice: a loop over the chunks can recycle one buffer.
+func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 	if err := r.checkIndex(i); err != nil {
-		return nil, err
+		return dst, err
 	}
 	e := r.idx.At(i)
 	if e < 0 {
 		_, n, err := r.chunkRange(i)
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
-		c, err := blosc2.AppendSpecial(nil, frame.EntryKind(e), n, int(r.h.TypeSize), int(r.h.BlockSize), nil)
+		c, err := blosc2.AppendSpecial(dst, frame.EntryKind(e), n, int(r.h.TypeSize), int(r.h.BlockSize), nil)
 		if err != nil {
-			return nil, fmt.Errorf("chunk %d (special %v, %d bytes, typesize %d): %w", i, frame.EntryKind(e), n, r.h.TypeSize, err)
+			return dst, fmt.Errorf("chunk %d (special %v, %d bytes, typesize %d): %w", i, frame.EntryKind(e), n, r.h.TypeSize, err)
 		}
 		return c, nil
 	}
-	c, err := r.src.chunk(e)
+	c, err := r.src.chunk(dst, e)
 	if err != nil {
-		return nil, fmt.Errorf("chunk %d: %w", i, err)
+		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	return c, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -49,19 +50,27 @@ func (s sparseSource) path(e int64) (string, error) {
 	return filepath.Join(string(s), frame.ChunkFileName(e)), nil
 }
 
-func (s sparseSource) chunk(e int64) ([]byte, error) {
+func (s sparseSource) chunk(dst []byte, e int64) ([]byte, error) {
 	p, err := s.path(e)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	if len(b) < blosc2.MinHeaderLen {
-		return nil, fmt.Errorf("%w: chunk file %s has %d bytes", blosc2.ErrTruncated, p, len(b))
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return dst, err
 	}
-	return b, nil
+	if st.Size() < blosc2.MinHeaderLen {
+		return dst, fmt.Errorf("%w: chunk file %s has %d bytes", blosc2.ErrTruncated, p, st.Size())
+	}
+	if st.Size() > math.MaxInt32 {
+		return dst, fmt.Errorf("%w: chunk file %s has %d bytes, more than a chunk can hold", blosc2.ErrCorrupt, p, st.Size())
+	}
+	return frame.ReadAppend(dst, f, 0, st.Size(), st.Size(), "chunk file "+p)
 }
 
 func (s sparseSource) header(e int64) ([]byte, error) {

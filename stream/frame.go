@@ -24,8 +24,19 @@ func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 
 // sequentialSource reads a frame front to back from a plain io.Reader.
 func newSequentialSource(src io.Reader, maxMemory int) (chunkSource, error) {
-	return framereader.NewStreamReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: maxMemory}))
+	sr, err := framereader.NewStreamReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: maxMemory}))
+	if err != nil {
+		return nil, err
+	}
+	return streamSource{sr}, nil
 }
+
+// streamSource yields the chunks of a frame read front to back. It does
+// not reuse buffers: the frame stream reader sizes each chunk's exactly,
+// to bound memory on hostile input.
+type streamSource struct{ sr *framereader.StreamReader }
+
+func (s streamSource) Next([]byte) ([]byte, error) { return s.sr.Next() }
 
 // randomAccess serves Seek and ReadAt through the frame's index.
 type randomAccess struct {
@@ -112,11 +123,11 @@ type indexSource struct {
 	next int
 }
 
-func (s *indexSource) Next() ([]byte, error) {
+func (s *indexSource) Next(reuse []byte) ([]byte, error) {
 	if s.next >= s.fr.NumChunks() {
 		return nil, io.EOF
 	}
-	c, err := s.fr.Chunk(s.next)
+	c, err := s.fr.AppendChunk(reuse[:0], s.next)
 	if err != nil {
 		return nil, fmt.Errorf("chunk %d: %w", s.next, err)
 	}

@@ -11,9 +11,10 @@ import (
 
 // chunkSource yields a frame's chunks in order, each a self-contained
 // Blosc2 chunk (special entries of the index materialised as special
-// chunks); io.EOF after the last.
+// chunks); io.EOF after the last. reuse is a chunk buffer the caller is
+// done with, which the source may fill instead of allocating one.
 type chunkSource interface {
-	Next() ([]byte, error)
+	Next(reuse []byte) ([]byte, error)
 }
 
 // Reader decompresses a Blosc2 frame read from an io.Reader.
@@ -30,6 +31,7 @@ type Reader struct {
 	ra   *randomAccess // set when the source allows random access
 
 	cur    []byte // the decoded chunk being read
+	chunk  []byte // the compressed chunk last decoded (one goroutine)
 	curOff int    // read position inside cur
 	pos    int64  // position of the next Read in the whole stream
 	ahead  *readAhead
@@ -57,7 +59,7 @@ func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 // holds, with the same options.
 func (r *Reader) Reset(src io.Reader) error {
 	r.stop()
-	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0]} // keep the buffer
+	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0]} // keep the buffers
 	ra, err := newRandomAccess(src, r.opts.maxMemory)
 	if err != nil {
 		r.err = err
@@ -91,10 +93,11 @@ func (r *Reader) dparams() *blosc2.DParams {
 // nextChunk makes the next decoded chunk current.
 func (r *Reader) nextChunk() error {
 	if r.opts.concurrency <= 1 {
-		c, err := r.seq.Next()
+		c, err := r.seq.Next(r.chunk)
 		if err != nil {
 			return err
 		}
+		r.chunk = c
 		out, err := blosc2.DecompressWith(r.cur[:0], c, r.dparams())
 		if err != nil {
 			return err
@@ -195,6 +198,7 @@ func (r *Reader) Close() error {
 type readAhead struct {
 	order chan *decoded // in stream order; its capacity bounds the read-ahead
 	free  chan []byte   // decoded buffers to reuse
+	freeC chan []byte   // compressed buffers to reuse
 	quit  chan struct{}
 	wg    sync.WaitGroup
 }
@@ -210,6 +214,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams) *readAhead {
 	ra := &readAhead{
 		order: make(chan *decoded, max(n-1, 1)),
 		free:  make(chan []byte, 1),
+		freeC: make(chan []byte, 1),
 		quit:  make(chan struct{}),
 	}
 	work := make(chan *decoded)
@@ -219,7 +224,12 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams) *readAhead {
 		defer close(work)
 		defer close(ra.order)
 		for {
-			c, err := src.Next()
+			var reuse []byte
+			select {
+			case reuse = <-ra.freeC:
+			default:
+			}
+			c, err := src.Next(reuse)
 			d := &decoded{compressed: c, err: err, done: make(chan struct{})}
 			if err != nil {
 				close(d.done)
@@ -250,6 +260,10 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams) *readAhead {
 				default:
 				}
 				d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp)
+				select {
+				case ra.freeC <- d.compressed[:0]:
+				default:
+				}
 				d.compressed = nil
 				close(d.done)
 			}

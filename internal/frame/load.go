@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/blosc2go/blosc2"
 )
@@ -26,20 +27,26 @@ type Layout struct {
 
 // ReadFull reads n bytes at off from ra, all of which must lie below size.
 func ReadFull(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
+	return ReadAppend(nil, ra, off, n, size, what)
+}
+
+// ReadAppend is ReadFull appending to dst, whose spare capacity it reuses.
+func ReadAppend(dst []byte, ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 	if off < 0 || n < 0 || off > size || n > size-off {
-		return nil, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
+		return dst, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
 	}
-	b := make([]byte, n)
+	l := len(dst)
+	dst = slices.Grow(dst, int(n))[:l+int(n)]
 	if n == 0 {
-		return b, nil
+		return dst, nil
 	}
-	if _, err := ra.ReadAt(b, off); err != nil {
+	if _, err := ra.ReadAt(dst[l:], off); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("%w: %s: %d bytes at offset %d: %v", blosc2.ErrTruncated, what, n, off, err)
+			return dst[:l], fmt.Errorf("%w: %s: %d bytes at offset %d: %v", blosc2.ErrTruncated, what, n, off, err)
 		}
-		return nil, err
+		return dst[:l], err
 	}
-	return b, nil
+	return dst, nil
 }
 
 // LoadContiguous opens the contiguous frame at the start of ra (size bytes
