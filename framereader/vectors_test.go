@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -268,3 +269,38 @@ func TestFrameVectorsChunkItems(t *testing.T) {
 }
 
 var _ = blosc2.ErrCorrupt
+
+// TestAppendChunk checks, on every frame vector (contiguous, sparse,
+// implied special chunks), that AppendChunk appends exactly Chunk's bytes
+// after what dst holds and fills a recycled buffer in place when it fits.
+func TestAppendChunk(t *testing.T) {
+	prefix := []byte("kept")
+	for _, v := range frameVectors(t) {
+		r, err := Open(v.Path())
+		if err != nil {
+			t.Fatal(err)
+		}
+		recycled := make([]byte, 0, 1<<20)
+		for i := range r.NumChunks() {
+			want, err := r.Chunk(i)
+			if err != nil {
+				t.Fatalf("%s chunk %d: %v", v.File, i, err)
+			}
+			got, err := r.AppendChunk(append([]byte(nil), prefix...), i)
+			if err != nil || !bytes.Equal(got, append(append([]byte(nil), prefix...), want...)) {
+				t.Fatalf("%s chunk %d: AppendChunk after a prefix: %v", v.File, i, err)
+			}
+			c, err := r.AppendChunk(recycled[:0], i)
+			if err != nil || !bytes.Equal(c, want) {
+				t.Fatalf("%s chunk %d: AppendChunk into a recycled buffer: %v", v.File, i, err)
+			}
+			if len(want) <= cap(recycled) && &c[0] != &recycled[:1][0] {
+				t.Fatalf("%s chunk %d: recycled buffer not reused", v.File, i)
+			}
+		}
+		if _, err := r.AppendChunk(nil, r.NumChunks()); !errors.Is(err, blosc2.ErrInvalidOption) {
+			t.Fatalf("%s: chunk past the end: %v", v.File, err)
+		}
+		r.Close()
+	}
+}
