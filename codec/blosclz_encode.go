@@ -96,6 +96,12 @@ func blzExtend(in []byte, p, bound, r int) int {
 // first 1<<hl bytes of) in that only counts output bytes, returning the
 // predicted compression ratio. It differs from the real compressor in its
 // byte counting for matches and in never hashing a second position.
+//
+// C counts every literal as it passes (one byte, plus a count byte each
+// time the run reaches blzMaxCopy); here a run's bytes are counted when it
+// ends, which gives the same totals and keeps the per-byte loop to the
+// hash lookup: on data that does not compress, the probe is most of what
+// the compressor does.
 func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 	hashlen := 1 << hl
 	if len(in) > hashlen {
@@ -106,47 +112,58 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 	bound := len(in) - 1
 
 	ip := 0
-	copied := 4
 	oc := 5
-	// The loop bound is written against len(in) so that the compiler can
-	// drop the bounds checks of the loads at ip.
-	for ip < len(in)-12 {
-		seq := binary.LittleEndian.Uint32(in[ip:])
-		h := blzHash(seq, shift)
-		ref := int(ht[h])
-		ht[h] = uint32(ip)
-		// Every table entry is an earlier position (or 0), so
-		// ref < ip is C's "distance != 0".
-		if ref < ip && ip-ref < blzMaxFar && binary.LittleEndian.Uint32(in[ref:]) == seq {
-			p := blzExtend(in, ip+4, bound, ref+4) - blzIPShift
-			if n := p - ip; n >= blzMinLen {
-				if copied == 0 {
-					oc-- // no literal run: its count byte goes
-				}
-				copied = 0
-				if n >= 7 {
-					oc += (n-7)/255 + 1
-				}
-				// The match, plus the next run's count byte.
-				if ip-ref-1 < blzMaxDistance {
-					oc += 2 + 1
-				} else {
-					oc += 4 + 1
-				}
-				ht[blzHash(binary.LittleEndian.Uint32(in[p:]), shift)] = uint32(p)
-				ip = p + 2
-				continue
+	copied := 4   // length of the literal run at runStart (below blzMaxCopy)
+	runStart := 0 // literals in [runStart, ip) are not counted yet
+	limit := len(in) - 12
+	for ip < limit {
+		// Literals until a candidate match: this loop keeps few values
+		// live, so the compiler keeps them all in registers. The loop
+		// bound is written against len(in) so that it can drop the
+		// bounds checks of the loads at ip.
+		ref := 0
+		for ; ip < len(in)-12; ip++ {
+			seq := binary.LittleEndian.Uint32(in[ip:])
+			h := blzHash(seq, shift)
+			ref = int(ht[h])
+			ht[h] = uint32(ip)
+			// Every table entry is an earlier position (or 0), so
+			// ref < ip is C's "distance != 0".
+			if ref < ip && ip-ref < blzMaxFar && binary.LittleEndian.Uint32(in[ref:]) == seq {
+				break
 			}
 		}
-		// Literal.
-		oc++
-		ip++
-		copied++
-		if copied == blzMaxCopy {
-			copied = 0
-			oc++
+		if ip >= limit {
+			break
 		}
+		p := blzExtend(in, ip+4, bound, ref+4) - blzIPShift
+		n := p - ip
+		if n < blzMinLen {
+			ip++ // a literal after all
+			continue
+		}
+		// Count the literal run up to ip (not in a closure, which would
+		// keep ip in memory).
+		c := copied + ip - runStart
+		oc += ip - runStart + c/blzMaxCopy
+		if c%blzMaxCopy == 0 {
+			oc-- // no literal run: its count byte goes
+		}
+		copied = 0
+		if n >= 7 {
+			oc += (n-7)/255 + 1
+		}
+		// The match, plus the next run's count byte.
+		if ip-ref-1 < blzMaxDistance {
+			oc += 2 + 1
+		} else {
+			oc += 4 + 1
+		}
+		ht[blzHash(binary.LittleEndian.Uint32(in[p:]), shift)] = uint32(p)
+		ip = p + 2
+		runStart = ip
 	}
+	oc += ip - runStart + (copied+ip-runStart)/blzMaxCopy
 	return float64(ip) / float64(oc)
 }
 
