@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -90,30 +91,49 @@ func (r *Reader) dparams() *blosc2.DParams {
 	return &blosc2.DParams{MaxNbytes: r.opts.maxMemory}
 }
 
-// nextChunk makes the next decoded chunk current.
-func (r *Reader) nextChunk() error {
+// nextChunk makes the next decoded chunk current. With one goroutine, a
+// chunk that fits in direct (the caller's buffer) is decoded straight into
+// it instead, saving a copy: then it returns the decoded length and leaves
+// cur empty.
+func (r *Reader) nextChunk(direct []byte) (int, error) {
 	if r.opts.concurrency <= 1 {
 		c, err := r.seq.Next(r.chunk)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		r.chunk = c
+		if len(direct) > 0 && len(c) >= blosc2.MinHeaderLen {
+			nbytes := int(int32(binary.LittleEndian.Uint32(c[4:])))
+			if nbytes > 0 && nbytes <= len(direct) {
+				// The capacity limit keeps the decoder inside direct.
+				out, err := blosc2.DecompressWith(direct[:0:len(direct)], c, r.dparams())
+				if err != nil {
+					return 0, err
+				}
+				if len(out) > 0 && &out[0] == &direct[0] {
+					r.cur, r.curOff = r.cur[:0], 0
+					return len(out), nil
+				}
+				r.cur, r.curOff = append(r.cur[:0], out...), 0
+				return 0, nil
+			}
+		}
 		out, err := blosc2.DecompressWith(r.cur[:0], c, r.dparams())
 		if err != nil {
-			return err
+			return 0, err
 		}
 		r.cur, r.curOff = out, 0
-		return nil
+		return 0, nil
 	}
 	if r.ahead == nil {
 		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams())
 	}
 	out, err := r.ahead.next(r.cur)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	r.cur, r.curOff = out, 0
-	return nil
+	return 0, nil
 }
 
 func (r *Reader) check() error {
@@ -138,7 +158,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 	n := 0
 	for n < len(p) {
 		if r.curOff == len(r.cur) {
-			if err := r.nextChunk(); err != nil {
+			k, err := r.nextChunk(p[n:])
+			if err != nil {
 				if n > 0 && err == io.EOF {
 					r.err = io.EOF
 					r.stop()
@@ -146,6 +167,8 @@ func (r *Reader) Read(p []byte) (int, error) {
 				}
 				return n, r.fail(err)
 			}
+			n += k
+			r.pos += int64(k)
 			continue
 		}
 		k := copy(p[n:], r.cur[r.curOff:])
@@ -175,7 +198,7 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 				return total, err
 			}
 		}
-		if err := r.nextChunk(); err != nil {
+		if _, err := r.nextChunk(nil); err != nil {
 			if err == io.EOF {
 				r.err = io.EOF
 				r.stop()
@@ -352,7 +375,7 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 	r.seq = src
 	r.cur, r.curOff, r.pos = r.cur[:0], 0, offset
 	if skip > 0 {
-		if err := r.nextChunk(); err != nil {
+		if _, err := r.nextChunk(nil); err != nil {
 			return 0, r.fail(err)
 		}
 		r.curOff = min(skip, len(r.cur))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framewriter"
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
@@ -326,5 +327,75 @@ func TestReset(t *testing.T) {
 	r.Close()
 	if err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("Reset reader: %v", err)
+	}
+}
+
+// TestReadSizes reads frames with Read calls of sizes around the chunk
+// size: smaller, equal, larger (decoded straight into the caller's buffer
+// with one goroutine), from plain readers and io.ReaderAt sources, with
+// zero and uninitialized chunks (read as zeros) between stored ones.
+func TestReadSizes(t *testing.T) {
+	defer noLeak(t)()
+	const cs = 64 << 10
+	data := testData(t)
+	var frame bytes.Buffer
+	fw, err := framewriter.New(&frame, framewriter.WithCParams(blosc2.CParams{Codec: blosc2.LZ4, Level: 5, TypeSize: 8,
+		Filters: [6]blosc2.Filter{5: {ID: blosc2.Shuffle}}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []byte
+	for i := 0; i < len(data); i += cs {
+		c := data[i:min(i+cs, len(data))]
+		switch i / cs % 5 {
+		case 1:
+			err = fw.WriteSpecial(blosc2.SpecialZero, len(c), nil)
+			c = make([]byte, len(c))
+		case 3:
+			err = fw.WriteSpecial(blosc2.SpecialUninit, len(c), nil)
+			c = make([]byte, len(c))
+		default:
+			err = fw.WriteChunk(c)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, c...)
+	}
+	if err := fw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	sources := map[string]func() io.Reader{
+		"reader":   func() io.Reader { return struct{ io.Reader }{bytes.NewReader(frame.Bytes())} },
+		"readerat": func() io.Reader { return bytes.NewReader(frame.Bytes()) },
+	}
+	for name, src := range sources {
+		for _, conc := range []int{1, 3} {
+			for _, size := range []int{1, 4095, cs - 1, cs, cs + 1, 3*cs + 5, len(want) + 10} {
+				r, err := NewReader(src(), WithReaderConcurrency(conc))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var got []byte
+				buf := make([]byte, size)
+				for {
+					for i := range buf {
+						buf[i] = 0xee // stale bytes must never show
+					}
+					n, err := r.Read(buf)
+					got = append(got, buf[:n]...)
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				r.Close()
+				if !bytes.Equal(got, want) {
+					t.Fatalf("%s, concurrency %d, reads of %d: %d bytes, equal %v", name, conc, size, len(got), bytes.Equal(got, want))
+				}
+			}
+		}
 	}
 }
