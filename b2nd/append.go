@@ -15,11 +15,14 @@ import (
 // compressed with the frame's own parameters unless WithCParams says
 // otherwise; no other option applies.
 //
-// The array's last row of chunks must be complete (shape[0] a multiple of
-// chunkshape[0]), since the frame writer cannot replace chunks; an array
-// that a growing Writer closed in mid-chunk is refused with
-// blosc2.ErrUnsupported. Choose chunkshape[0] as the number of rows added
-// per session to keep an array appendable.
+// When shape[0] is not a multiple of chunkshape[0], the last row of chunks
+// is partly filled: its rows are read back, and once rows are added its
+// chunks are re-encoded and replace the old ones (framewriter's
+// TruncateChunks: the old bytes stay in a contiguous frame unreferenced,
+// as C-Blosc2's b2nd_append leaves them; in a sparse frame they stay as
+// unlisted files). A session that adds no row changes no chunk. Choose
+// chunkshape[0] as the number of rows added per session to avoid the
+// rewrite.
 func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	var o createOptions
 	for _, opt := range opts {
@@ -39,7 +42,20 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	dt, dtErr := a.DType()
 	nchunks := a.NChunks()
 	_, isB2nd := a.frame.Metalayer(MetaName)
+	// The rows of a partly filled last slab, to be stored again with the
+	// rows this session adds.
+	var partial []byte
+	if isB2nd && !meta.NoDType && meta.NDim() > 0 && !slices.Contains(meta.Shape[1:], 0) {
+		if cs := int64(meta.ChunkShape[0]); meta.Shape[0]%cs != 0 {
+			start := make([]int64, meta.NDim())
+			start[0] = meta.Shape[0] - meta.Shape[0]%cs
+			partial, err = a.ReadSlice(nil, start, meta.Shape)
+		}
+	}
 	a.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: reading the last row of chunks: %w", path, err)
+	}
 	if !isB2nd || meta.NoDType {
 		return nil, fmt.Errorf("%w: %s: appending to a Caterva array (no b2nd metalayer)", blosc2.ErrUnsupported, path)
 	}
@@ -52,10 +68,6 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	if dtErr != nil || dt.Size != info.TypeSize {
 		// The dtype is metadata; the layout needs only the item size.
 		dt = DType{Kind: 'V', Order: '|', Size: info.TypeSize}
-	}
-	if rows, cs := meta.Shape[0], int64(meta.ChunkShape[0]); rows%cs != 0 {
-		return nil, fmt.Errorf("%w: %s: shape[0] %d is not a multiple of chunkshape[0] %d; appending would need to rewrite the last row of chunks",
-			blosc2.ErrUnsupported, path, rows, cs)
 	}
 	cp := blosc2.CParams{
 		Codec: info.Codec, CodecMeta: info.CodecMeta, Level: info.Clevel, Filters: info.Filters,
@@ -74,5 +86,11 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	w := newWriter(s, frameSink{fw})
 	w.rows = meta.Shape[0]
 	w.nchunks = nchunks
+	if partial != nil {
+		w.resumed = w.chunksPerSlab()
+		w.nchunks -= w.resumed
+		w.resumedRows = w.rows
+		w.slab = append(make([]byte, 0, w.slabRows*w.rowBytes), partial...)
+	}
 	return w, nil
 }

@@ -109,6 +109,8 @@ func (s frameSink) AppendChunk(c []byte) error { return s.w.WriteCompressedChunk
 
 func (s frameSink) UpdateMeta(b []byte) error { return s.w.UpdateMetalayer(MetaName, b) }
 
+func (s frameSink) TruncateChunks(n int64) error { return s.w.TruncateChunks(int(n)) }
+
 func (s frameSink) Close() error { return s.w.Close() }
 
 // Abort closes the frame after a failure; the frame is valid but holds

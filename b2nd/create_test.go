@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -194,56 +195,76 @@ func TestNotArray(t *testing.T) {
 
 // Growing an array in several sessions: each OpenAppend adds rows.
 func TestOpenAppend(t *testing.T) {
-	for _, sparse := range []bool{false, true} {
-		path := filepath.Join(t.TempDir(), "grow.b2nd")
-		w, err := Create(path, []int64{-1, 3}, "<i4", WithChunkShape(100, 3), WithBlockShape(25, 3), WithSparse(sparse))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var all []byte
-		add := func(w *Writer, n int) {
-			for range n {
-				row := make([]byte, 12)
-				for j := range row {
-					row[j] = byte(len(all)/12*5 + j)
-				}
-				if err := w.AppendRows(row); err != nil {
-					t.Fatal(err)
-				}
-				all = append(all, row...)
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		add(w, 300)
-		for _, n := range []int{200, 150} {
-			w, err := OpenAppend(path)
+	b2c := os.Getenv("BLOSC2_B2C")
+	if b2c == "" {
+		b2c = "/work/cref/bin/b2c" // a local C-Blosc2 tool, when there is one
+	}
+	if _, err := os.Stat(b2c); err != nil {
+		b2c = ""
+	}
+	layouts := []struct {
+		cols       int64
+		chunk, blk []int32
+	}{
+		{3, []int32{100, 3}, []int32{25, 3}}, // one chunk per slab
+		{7, []int32{10, 3}, []int32{4, 2}},   // three chunks per slab, padded columns
+	}
+	for _, lay := range layouts {
+		for _, sparse := range []bool{false, true} {
+			path := filepath.Join(t.TempDir(), "grow.b2nd")
+			w, err := Create(path, []int64{-1, lay.cols}, "<i4", WithChunkShape(lay.chunk...), WithBlockShape(lay.blk...), WithSparse(sparse))
 			if err != nil {
 				t.Fatal(err)
 			}
-			add(w, n)
-		}
-		a, err := Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := a.ReadAll(nil)
-		if err != nil || !bytes.Equal(got, all) || a.Shape()[0] != 650 {
-			t.Fatalf("sparse %v: shape %v, %v", sparse, a.Shape(), err)
-		}
-		a.Close()
-		// 650 rows end in mid-chunk: the next append is refused.
-		if _, err := OpenAppend(path); !errors.Is(err, blosc2.ErrUnsupported) {
-			t.Fatalf("mid-chunk append: %v", err)
-		}
-		if b2c := os.Getenv("BLOSC2_B2C"); b2c != "" {
-			out := filepath.Join(t.TempDir(), "out")
-			if msg, err := exec.Command(b2c, "b2nd-decompress", path, out).CombinedOutput(); err != nil {
-				t.Fatalf("C-Blosc2: %v %s", err, msg)
+			rowBytes := int(4 * lay.cols)
+			var all []byte
+			add := func(w *Writer, n int) {
+				for range n {
+					row := make([]byte, rowBytes)
+					for j := range row {
+						row[j] = byte(len(all)/rowBytes*5 + j)
+					}
+					if err := w.AppendRows(row); err != nil {
+						t.Fatal(err)
+					}
+					all = append(all, row...)
+				}
+				if err := w.Close(); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if c, _ := os.ReadFile(out); !bytes.Equal(c, all) {
-				t.Fatalf("C-Blosc2 reads something else")
+			check := func(what string) {
+				t.Helper()
+				a, err := Open(path)
+				if err != nil {
+					t.Fatalf("%s: %v", what, err)
+				}
+				defer a.Close()
+				got, err := a.ReadAll(nil)
+				if err != nil || !bytes.Equal(got, all) || a.Shape()[0] != int64(len(all)/rowBytes) {
+					t.Fatalf("%s (sparse %v, %d columns): shape %v, %v, equal %v", what, sparse, lay.cols, a.Shape(), err, bytes.Equal(got, all))
+				}
+				if b2c != "" {
+					out := filepath.Join(t.TempDir(), "out")
+					if msg, err := exec.Command(b2c, "b2nd-decompress", path, out).CombinedOutput(); err != nil {
+						t.Fatalf("%s: C-Blosc2: %v %s", what, err, msg)
+					}
+					if c, _ := os.ReadFile(out); !bytes.Equal(c, all) {
+						t.Fatalf("%s: C-Blosc2 reads something else", what)
+					}
+				}
+			}
+			add(w, 300)
+			// Whole slabs, then ends in mid-slab (650, 687), a session
+			// adding nothing, one that completes the slab (700) and one
+			// that starts a new one.
+			for _, n := range []int{200, 150, 37, 0, 13, 5} {
+				w, err := OpenAppend(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				add(w, n)
+				check(fmt.Sprintf("after appending %d rows", n))
 			}
 		}
 	}

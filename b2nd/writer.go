@@ -12,6 +12,9 @@ import (
 // rewrites it in place (same length) before Close.
 type chunkSink interface {
 	AppendChunk(chunk []byte) error
+	// TruncateChunks keeps the first n chunks (see
+	// framewriter.Writer.TruncateChunks).
+	TruncateChunks(n int64) error
 	UpdateMeta(content []byte) error
 	Close() error
 	Abort() error
@@ -191,6 +194,11 @@ type Writer struct {
 	slab     []byte // the rows of the current slab, complete and partial
 	rows     int64  // complete rows written
 	nchunks  int64  // chunks stored
+	// An OpenAppend session on an array whose last slab is partial holds
+	// its rows in slab; its resumed chunks, still in the frame, are
+	// replaced when the slab is next stored.
+	resumed     int64 // chunks of the partial slab still in the frame
+	resumedRows int64 // rows when the session began
 	err      error
 	closed   bool
 }
@@ -326,6 +334,12 @@ func (w *Writer) flushSlab(rows int64) error {
 		origin[0] = start
 	}
 	per := w.chunksPerSlab()
+	if w.resumed > 0 {
+		if err := w.sink.TruncateChunks(w.nchunks); err != nil {
+			return w.fail(err)
+		}
+		w.resumed = 0
+	}
 	first := w.nchunks
 	for j := range per {
 		chunk, err := w.enc.encode(first+j, w.slab, ext, origin)
@@ -384,6 +398,12 @@ func (w *Writer) Close() error {
 					}
 				}
 			}
+		}
+		if w.resumed > 0 && w.rows == w.resumedRows {
+			// Nothing added to the resumed slab: its chunks stand.
+			w.slab = w.slab[:0]
+			w.nchunks += w.resumed
+			w.resumed = 0
 		}
 		if len(w.slab) > 0 {
 			if err := w.flushSlab(int64(len(w.slab)) / w.rowBytes); err != nil {

@@ -31,6 +31,11 @@ func (s *memSink) UpdateMeta(b []byte) error {
 	return nil
 }
 
+func (s *memSink) TruncateChunks(n int64) error {
+	s.chunks = s.chunks[:n]
+	return nil
+}
+
 func (s *memSink) Close() error { s.closed = true; return nil }
 func (s *memSink) Abort() error { return nil }
 

@@ -216,6 +216,58 @@ func (w *Writer) NumChunks() int { return len(w.entries) }
 // Nbytes is the uncompressed size written so far.
 func (w *Writer) Nbytes() int64 { return w.sizes.Nbytes }
 
+// TruncateChunks removes the chunks after the first n from the frame, so
+// that the next chunk written becomes chunk n: the way to replace the last
+// chunks (b2nd uses it to re-encode a partly filled last row of chunks).
+// Their bytes stay where they were written, unreferenced, as C-Blosc2
+// leaves the chunks it updates in a contiguous frame; in an Append session
+// nothing of the old frame is touched, so a crash still leaves it intact.
+// Such a frame can no longer be read in one pass from a plain io.Reader
+// (framereader.StreamReader reports it); io.ReaderAt readers and C-Blosc2
+// read it. If the session dies before Close, RecoverFile and RecoverSparse
+// keep the removed chunks as well as the ones written after them: nothing
+// on disk tells them apart. Frames whose chunk sizes vary are refused with
+// blosc2.ErrUnsupported: the sizes of the remaining chunks are unknown.
+func (w *Writer) TruncateChunks(n int) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	if n < 0 || n > len(w.entries) {
+		return fmt.Errorf("%w: keep %d chunks of %d", blosc2.ErrInvalidOption, n, len(w.entries))
+	}
+	if n == len(w.entries) {
+		return nil
+	}
+	if w.sizes.ChunkSize <= 0 {
+		return fmt.Errorf("%w: truncating a frame whose chunk sizes vary", blosc2.ErrUnsupported)
+	}
+	if w.dir != "" {
+		// A sparse frame's cbytes is the sum of its chunk files.
+		for _, e := range w.entries[n:] {
+			if e < 0 {
+				continue
+			}
+			st, err := os.Stat(w.chunkPath(e))
+			if err != nil {
+				return err
+			}
+			w.cbytes -= st.Size()
+		}
+	}
+	w.entries = w.entries[:n]
+	w.pending = slices.DeleteFunc(w.pending, func(p pendingSpecial) bool { return p.i >= n })
+	vl := w.sizes.VLBlocks
+	if n == 0 {
+		w.sizes = frame.NewSizes()
+	} else {
+		// Every chunk but the last has the chunk size, so the n kept do.
+		w.sizes.N, w.sizes.Last, w.sizes.Nbytes = int64(n), w.sizes.ChunkSize, int64(n)*int64(w.sizes.ChunkSize)
+	}
+	w.sizes.VLBlocks = vl
+	w.dirty = true
+	return nil
+}
+
 // CParams returns the parameters WriteChunk compresses with.
 func (w *Writer) CParams() blosc2.CParams { return w.cp }
 

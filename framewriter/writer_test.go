@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -179,4 +181,114 @@ func TestReaderConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestTruncateChunks replaces the last chunks of a contiguous and a sparse
+// frame in an Append session, with an index-only special among the
+// removed ones: the frame reads as the kept chunks plus the new ones, with
+// the right sizes, for framereader and (when its tool is at hand)
+// C-Blosc2; variable-size frames are refused.
+func TestTruncateChunks(t *testing.T) {
+	const cs = 3000
+	for _, sparse := range []bool{false, true} {
+		path := filepath.Join(t.TempDir(), "t.b2frame")
+		create := Create
+		if sparse {
+			create = CreateSparse
+		}
+		w, err := create(path, WithoutSync())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want [][]byte
+		for i := range 5 {
+			raw := testData(cs, uint64(i))
+			if i == 3 {
+				raw = make([]byte, cs)
+				err = w.WriteSpecial(blosc2.SpecialZero, cs, nil)
+			} else {
+				err = w.WriteChunk(raw)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, raw)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		a, err := Append(path, WithoutSync())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.TruncateChunks(6); !errors.Is(err, blosc2.ErrInvalidOption) {
+			t.Fatalf("keeping more chunks than there are: %v", err)
+		}
+		if err := a.TruncateChunks(2); err != nil {
+			t.Fatal(err)
+		}
+		if a.NumChunks() != 2 || a.Nbytes() != 2*cs {
+			t.Fatalf("after truncation: %d chunks, %d bytes", a.NumChunks(), a.Nbytes())
+		}
+		want = want[:2]
+		for i := range 2 {
+			raw := testData(cs-i*1000, uint64(10+i)) // the last one shorter
+			if err := a.WriteChunk(raw); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, raw)
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := framereader.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, all []byte
+		for i := range r.NumChunks() {
+			if got, err = r.DecodeChunk(got, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range want {
+			all = append(all, c...)
+		}
+		info := r.Info()
+		r.Close()
+		if !bytes.Equal(got, all) || info.Nbytes != int64(len(all)) {
+			t.Fatalf("sparse %v: %d bytes decoded, header nbytes %d, want %d", sparse, len(got), info.Nbytes, len(all))
+		}
+		if _, err := os.Stat("/work/cref/bin/b2c"); err == nil || os.Getenv("BLOSC2_B2C") != "" {
+			cCheck(t, path, all, false)
+		}
+		if !sparse {
+			// One pass over a plain reader meets the removed chunks and
+			// says so at the end.
+			b, _ := os.ReadFile(path)
+			sr, err := framereader.NewStreamReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for err == nil {
+				_, err = sr.Next()
+			}
+			if !errors.Is(err, blosc2.ErrUnsupported) {
+				t.Fatalf("streaming a frame with removed chunks: %v", err)
+			}
+		}
+
+		// The last chunk is shorter now: the sizes vary.
+		a, err = Append(path, WithoutSync())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.WriteChunk(testData(cs, 99)); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.TruncateChunks(1); !errors.Is(err, blosc2.ErrUnsupported) {
+			t.Fatalf("variable sizes: %v", err)
+		}
+		a.Close()
+	}
 }
