@@ -199,8 +199,8 @@ type Writer struct {
 	// replaced when the slab is next stored.
 	resumed     int64 // chunks of the partial slab still in the frame
 	resumedRows int64 // rows when the session began
-	err      error
-	closed   bool
+	err         error
+	closed      bool
 }
 
 // newWriter starts an array over sink, which already holds the metalayer.
