@@ -96,16 +96,12 @@
 #define PREFETCH8 PREFETCH4; PREFETCHT0 512(DI)(R8*4); PREFETCHT0 512(DI)(R10*1); PREFETCHT0 512(DI)(R9*2); PREFETCHT0 512(DI)(R11*1)
 
 // The unshuffle kernels read rows and write one contiguous stream, 128 to
-// 512 bytes per iteration. Software prefetch of the destination 2 KiB
-// ahead and of the rows 16 lines ahead (measured at 1 MiB, typesize 8:
-// AVX-512 from 0.84 to 1.0 of copy's speed, nearly all of it from the
-// destination's prefetch).
+// 512 bytes per iteration; software prefetch of the destination 2 KiB
+// ahead (measured at 1 MiB, typesize 8: AVX-512 from 0.84 to 1.0 of
+// copy's speed; prefetching the source rows as well made no difference).
 #define PREFETCHDST2 PREFETCHT0 2048(DI); PREFETCHT0 2112(DI)
 #define PREFETCHDST4 PREFETCHDST2; PREFETCHT0 2176(DI); PREFETCHT0 2240(DI)
 #define PREFETCHDST8 PREFETCHDST4; PREFETCHT0 2304(DI); PREFETCHT0 2368(DI); PREFETCHT0 2432(DI); PREFETCHT0 2496(DI)
-#define PREFETCHSRC2 PREFETCHT0 1024(SI); PREFETCHT0 1024(SI)(R8*1)
-#define PREFETCHSRC4 PREFETCHSRC2; PREFETCHT0 1024(SI)(R8*2); PREFETCHT0 1024(SI)(R9*1)
-#define PREFETCHSRC8 PREFETCHSRC4; PREFETCHT0 1024(SI)(R8*4); PREFETCHT0 1024(SI)(R10*1); PREFETCHT0 1024(SI)(R9*2); PREFETCHT0 1024(SI)(R11*1)
 
 // The 16-byte tile kernels write 16 rows. When the row stride is a multiple
 // of 4 KiB (a power-of-two block), all 16 rows fall into the same L1 cache
@@ -867,7 +863,6 @@ TEXT ·unshuffle2AVX2(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST2
-	PREFETCHSRC2
 	UNSHUF2V(0, 0, Y0, Y1, Y2, X0, X2)
 	UNSHUF2V(32, 64, Y3, Y4, Y5, X3, X5)
 	ADDQ $64, SI
@@ -899,7 +894,6 @@ TEXT ·unshuffle4AVX2(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST4
-	PREFETCHSRC4
 	UNSHUF4V(0, 0, Y0, Y1, Y2, Y3, Y4, X0, X1, X3, X4)
 	UNSHUF4V(32, 128, Y5, Y6, Y7, Y8, Y9, X5, X6, X8, X9)
 	ADDQ $64, SI
@@ -935,7 +929,6 @@ TEXT ·unshuffle8AVX2(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST8
-	PREFETCHSRC8
 	UNSHUF8V(0, 0)
 	UNSHUF8V(32, 256)
 	ADDQ $64, SI
@@ -1302,7 +1295,6 @@ TEXT ·unshuffle8AVX512(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST8
-	PREFETCHSRC8
 	LOADROWS8
 	QT8
 	PERMB8
@@ -1348,7 +1340,6 @@ TEXT ·unshuffle4AVX512(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST4
-	PREFETCHSRC4
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 (SI)(R8*1), Z1
 	VMOVDQU64 (SI)(R8*2), Z2
@@ -1399,7 +1390,6 @@ TEXT ·unshuffle2AVX512(SB), NOSPLIT, $0-64
 
 loop:
 	PREFETCHDST2
-	PREFETCHSRC2
 	VMOVDQU64 (SI), Z0
 	VMOVDQU64 (SI)(R8*1), Z1
 	QT2
@@ -1419,8 +1409,12 @@ done:
 // The bit transpose of every 8-byte word: with the word as the matrix and
 // the bytes 1<<b (Z30) as the operand, VGF2P8AFFINEQB puts bit b of byte
 // 7-i into bit i of byte b; a second one with Z30 as the matrix reverses
-// the bits of every byte, so that bit i comes from byte i.
+// the bits of every byte, so that bit i comes from byte i. Both take the
+// bytes 1<<b from Z30 (GFCONST): the identity matrix is also the bit
+// reversal's.
+#define GFCONST MOVQ $0x8040201008040201, BX; VPBROADCASTQ BX, Z30
 #define GFT(r) VGF2P8AFFINEQB $0, r, Z30, r
+#define GFREV(r) VGF2P8AFFINEQB $0, Z30, r, r
 
 // 512 source bytes per iteration: the bit transpose of every word, then
 // the typesize-8 byte shuffle (permT8, QT8), which takes byte b of every
@@ -1429,9 +1423,8 @@ done:
 // func bitTransAVX512(dst, src []byte, stride, n int)
 TEXT ·bitTransAVX512(SB), NOSPLIT, $0-64
 	ARGS512(·permT8<>, 9)
-	MOVQ         $0x8040201008040201, BX
-	VPBROADCASTQ BX, Z30
-	JZ           done
+	GFCONST
+	JZ      done
 
 loop:
 	PREFETCH8
@@ -1443,14 +1436,8 @@ loop:
 	VGF2P8AFFINEQB $0, 320(SI), Z30, Z5
 	VGF2P8AFFINEQB $0, 384(SI), Z30, Z6
 	VGF2P8AFFINEQB $0, 448(SI), Z30, Z7
-	VGF2P8AFFINEQB $0, Z30, Z0, Z0
-	VGF2P8AFFINEQB $0, Z30, Z1, Z1
-	VGF2P8AFFINEQB $0, Z30, Z2, Z2
-	VGF2P8AFFINEQB $0, Z30, Z3, Z3
-	VGF2P8AFFINEQB $0, Z30, Z4, Z4
-	VGF2P8AFFINEQB $0, Z30, Z5, Z5
-	VGF2P8AFFINEQB $0, Z30, Z6, Z6
-	VGF2P8AFFINEQB $0, Z30, Z7, Z7
+	GFREV(Z0); GFREV(Z1); GFREV(Z2); GFREV(Z3)
+	GFREV(Z4); GFREV(Z5); GFREV(Z6); GFREV(Z7)
 	PERMB8
 	QT8
 	STOREROWS8
@@ -1470,24 +1457,16 @@ done:
 // func bitUntransAVX512(dst, src []byte, stride, n int)
 TEXT ·bitUntransAVX512(SB), NOSPLIT, $0-64
 	ARGS512(·permT8Rev<>, 9)
-	MOVQ         $0x8040201008040201, BX
-	VPBROADCASTQ BX, Z30
-	JZ           done
+	GFCONST
+	JZ      done
 
 loop:
 	PREFETCHDST8
-	PREFETCHSRC8
 	LOADROWS8
 	QT8
 	PERMB8
-	VGF2P8AFFINEQB $0, Z0, Z30, Z0
-	VGF2P8AFFINEQB $0, Z1, Z30, Z1
-	VGF2P8AFFINEQB $0, Z2, Z30, Z2
-	VGF2P8AFFINEQB $0, Z3, Z30, Z3
-	VGF2P8AFFINEQB $0, Z4, Z30, Z4
-	VGF2P8AFFINEQB $0, Z5, Z30, Z5
-	VGF2P8AFFINEQB $0, Z6, Z30, Z6
-	VGF2P8AFFINEQB $0, Z7, Z30, Z7
+	GFT(Z0); GFT(Z1); GFT(Z2); GFT(Z3)
+	GFT(Z4); GFT(Z5); GFT(Z6); GFT(Z7)
 	STORE8
 	ADDQ           $64, SI
 	ADDQ           $512, DI

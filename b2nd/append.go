@@ -42,28 +42,20 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	dt, dtErr := a.DType()
 	nchunks := a.NChunks()
 	_, isB2nd := a.frame.Metalayer(MetaName)
+	err = appendable(path, meta, isB2nd)
 	// The rows of a partly filled last slab, to be stored again with the
 	// rows this session adds.
 	var partial []byte
-	if isB2nd && !meta.NoDType && meta.NDim() > 0 && !slices.Contains(meta.Shape[1:], 0) {
-		if cs := int64(meta.ChunkShape[0]); meta.Shape[0]%cs != 0 {
-			start := make([]int64, meta.NDim())
-			start[0] = meta.Shape[0] - meta.Shape[0]%cs
-			partial, err = a.ReadSlice(nil, start, meta.Shape)
+	if cs := int64(meta.ChunkShape[0]); err == nil && meta.Shape[0]%cs != 0 {
+		start := make([]int64, meta.NDim())
+		start[0] = meta.Shape[0] - meta.Shape[0]%cs
+		if partial, err = a.ReadSlice(nil, start, meta.Shape); err != nil {
+			err = fmt.Errorf("%s: reading the last row of chunks: %w", path, err)
 		}
 	}
 	a.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%s: reading the last row of chunks: %w", path, err)
-	}
-	if !isB2nd || meta.NoDType {
-		return nil, fmt.Errorf("%w: %s: appending to a Caterva array (no b2nd metalayer)", blosc2.ErrUnsupported, path)
-	}
-	if meta.NDim() == 0 {
-		return nil, fmt.Errorf("%w: %s: a 0-d array has no axis to grow", blosc2.ErrInvalidOption, path)
-	}
-	if slices.Contains(meta.Shape[1:], 0) {
-		return nil, fmt.Errorf("%w: %s: rows of shape %v hold no element", blosc2.ErrInvalidOption, path, meta.Shape[1:])
+		return nil, err
 	}
 	if dtErr != nil || dt.Size != info.TypeSize {
 		// The dtype is metadata; the layout needs only the item size.
@@ -93,4 +85,18 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 		w.slab = append(make([]byte, 0, w.slabRows*w.rowBytes), partial...)
 	}
 	return w, nil
+}
+
+// appendable checks that the array meta describes can grow along axis 0.
+func appendable(path string, meta Meta, isB2nd bool) error {
+	if !isB2nd || meta.NoDType {
+		return fmt.Errorf("%w: %s: appending to a Caterva array (no b2nd metalayer)", blosc2.ErrUnsupported, path)
+	}
+	if meta.NDim() == 0 {
+		return fmt.Errorf("%w: %s: a 0-d array has no axis to grow", blosc2.ErrInvalidOption, path)
+	}
+	if slices.Contains(meta.Shape[1:], 0) {
+		return fmt.Errorf("%w: %s: rows of shape %v hold no element", blosc2.ErrInvalidOption, path, meta.Shape[1:])
+	}
+	return nil
 }

@@ -221,15 +221,21 @@ func (w *Writer) resumeSizes(l *frame.Layout, head func(e int64) ([]byte, error)
 	return nil
 }
 
+// loadSparseIndex loads the contents of a chunks.b2frame that framewriter
+// can extend.
+func loadSparseIndex(b []byte) (*frame.Layout, error) {
+	if err := checkCurrent(bytes.NewReader(b), int64(len(b))); err != nil {
+		return nil, err
+	}
+	return frame.LoadSparseIndex(b)
+}
+
 func appendSparse(dir string, o options, opts []Option) (*Writer, error) {
 	b, err := os.ReadFile(filepath.Join(dir, frame.SparseIndexName))
 	if err != nil {
 		return nil, err
 	}
-	if err := checkCurrent(bytes.NewReader(b), int64(len(b))); err != nil {
-		return nil, err
-	}
-	l, err := frame.LoadSparseIndex(b)
+	l, err := loadSparseIndex(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}

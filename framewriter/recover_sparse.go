@@ -1,7 +1,6 @@
 package framewriter
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -86,11 +85,7 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 	rep.VLMetaFound = true
 	rep.Chunks = len(w.entries)
 	rep.Nbytes = w.sizes.Nbytes
-	if len(w.entries) == listed {
-		rep.Intact = !finished && rep.Dropped == 0
-		w.dirty = false
-		return rep, w.Close()
-	}
+	rep.Intact = len(w.entries) == listed && !finished && rep.Dropped == 0
 	return rep, w.Close()
 }
 
@@ -116,18 +111,18 @@ func finishInterruptedClose(dir string, sync bool) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if checkCurrent(bytes.NewReader(b), int64(len(b))) == nil {
-		if l, err := frame.LoadSparseIndex(b); err == nil && l.End == int64(len(b)) && !l.Unpatched {
-			if err := os.Rename(tmp, filepath.Join(dir, frame.SparseIndexName)); err != nil {
-				return false, err
-			}
-			if sync {
-				syncDir(dir)
-			}
-			return true, nil
-		}
+	// Close writes the file whole before renaming it; a torn one is
+	// shorter than its header's frame_len and does not load.
+	if _, err := loadSparseIndex(b); err != nil {
+		return false, os.Remove(tmp)
 	}
-	return false, os.Remove(tmp)
+	if err := os.Rename(tmp, filepath.Join(dir, frame.SparseIndexName)); err != nil {
+		return false, err
+	}
+	if sync {
+		syncDir(dir)
+	}
+	return true, nil
 }
 
 // chunkFileIDs lists, in increasing order, the ids >= from of the chunk

@@ -256,14 +256,12 @@ func (w *Writer) TruncateChunks(n int) error {
 	}
 	w.entries = w.entries[:n]
 	w.pending = slices.DeleteFunc(w.pending, func(p pendingSpecial) bool { return p.i >= n })
-	vl := w.sizes.VLBlocks
 	if n == 0 {
-		w.sizes = frame.NewSizes()
+		w.sizes = frame.NewSizes() // the next chunk sets VLBlocks again
 	} else {
 		// Every chunk but the last has the chunk size, so the n kept do.
 		w.sizes.N, w.sizes.Last, w.sizes.Nbytes = int64(n), w.sizes.ChunkSize, int64(n)*int64(w.sizes.ChunkSize)
 	}
-	w.sizes.VLBlocks = vl
 	w.dirty = true
 	return nil
 }

@@ -102,25 +102,21 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 			return 0, err
 		}
 		r.chunk = c
+		// DecompressWith appends nbytes (header bytes 4..7) in place when
+		// the capacity allows; the capacity limit keeps it inside direct.
+		dst, into := r.cur[:0], false
 		if len(direct) > 0 && len(c) >= blosc2.MinHeaderLen {
-			nbytes := int(int32(binary.LittleEndian.Uint32(c[4:])))
-			if nbytes > 0 && nbytes <= len(direct) {
-				// The capacity limit keeps the decoder inside direct.
-				out, err := blosc2.DecompressWith(direct[:0:len(direct)], c, r.dparams())
-				if err != nil {
-					return 0, err
-				}
-				if len(out) > 0 && &out[0] == &direct[0] {
-					r.cur, r.curOff = r.cur[:0], 0
-					return len(out), nil
-				}
-				r.cur, r.curOff = append(r.cur[:0], out...), 0
-				return 0, nil
+			if nbytes := int(int32(binary.LittleEndian.Uint32(c[4:]))); nbytes > 0 && nbytes <= len(direct) {
+				dst, into = direct[:0:len(direct)], true
 			}
 		}
-		out, err := blosc2.DecompressWith(r.cur[:0], c, r.dparams())
+		out, err := blosc2.DecompressWith(dst, c, r.dparams())
 		if err != nil {
 			return 0, err
+		}
+		if into {
+			r.cur, r.curOff = r.cur[:0], 0
+			return len(out), nil
 		}
 		r.cur, r.curOff = out, 0
 		return 0, nil
