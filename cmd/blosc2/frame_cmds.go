@@ -356,6 +356,33 @@ func cmdRepair(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return f.Close()
 }
 
+// recoverTo writes the frame recovered from the frame file in to a new
+// file out, removed again if anything fails.
+func recoverTo(out, in string) (framewriter.RecoverReport, error) {
+	var rep framewriter.RecoverReport
+	src, err := os.Open(in)
+	if err != nil {
+		return rep, err
+	}
+	defer src.Close()
+	st, err := src.Stat()
+	if err != nil {
+		return rep, err
+	}
+	dst, err := os.Create(out)
+	if err != nil {
+		return rep, err
+	}
+	rep, err = framewriter.Recover(dst, src, st.Size())
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(out)
+	}
+	return rep, err
+}
+
 // cmdRecover recovers the whole chunks of a frame whose writer died.
 func cmdRecover(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("recover", flag.ContinueOnError)
@@ -386,26 +413,7 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 	} else if *out == "" {
 		rep, err = framewriter.RecoverFile(pos[0])
 	} else {
-		var src *os.File
-		if src, err = os.Open(pos[0]); err != nil {
-			return err
-		}
-		defer src.Close()
-		st, err := src.Stat()
-		if err != nil {
-			return err
-		}
-		dst, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		rep, err = framewriter.Recover(dst, src, st.Size())
-		if cerr := dst.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(*out)
-		}
+		rep, err = recoverTo(*out, pos[0])
 	}
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -214,12 +215,16 @@ func TestFrameCmdErrors(t *testing.T) {
 		{[]string{"info", junk}, "not a Blosc2"},
 		{[]string{"repair", junk}, "not a Blosc2 frame"},
 		{[]string{"recover", junk}, "not a Blosc2 frame"},
+		{[]string{"recover", "-o", filepath.Join(dir, "out"), junk}, "not a Blosc2 frame"},
 		{[]string{"repair"}, "one file"},
 	} {
 		_, _, err := runCmd(t, nil, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: %v, want %q", tc.args, err, tc.want)
 		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("recover -o left its output after failing: %v", err)
 	}
 }
 
