@@ -69,6 +69,7 @@ const (
 	SpecialUninit Special = 4 // content unspecified; decoding leaves dst as it is
 )
 
+// String names the kind as the CLI's info command prints it.
 func (s Special) String() string {
 	switch s {
 	case SpecialNone:
