@@ -36,6 +36,7 @@ type Reader struct {
 	curOff int    // read position inside cur
 	pos    int64  // position of the next Read in the whole stream
 	ahead  *readAhead
+	spares *spareBuffers // the read-ahead's buffers, kept across Reset
 	err    error
 	closed bool
 }
@@ -60,7 +61,7 @@ func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 // holds, with the same options.
 func (r *Reader) Reset(src io.Reader) error {
 	r.stop()
-	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0]} // keep the buffers
+	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0], spares: r.spares} // keep the buffers
 	ra, err := newRandomAccess(src, r.opts.maxMemory)
 	if err != nil {
 		r.err = err
@@ -122,7 +123,10 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		return 0, nil
 	}
 	if r.ahead == nil {
-		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams())
+		if r.spares == nil {
+			r.spares = newSpareBuffers(r.opts.concurrency)
+		}
+		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares)
 	}
 	out, err := r.ahead.next(r.cur)
 	if err != nil {
@@ -215,11 +219,22 @@ func (r *Reader) Close() error {
 
 // readAhead decodes chunks on goroutines and hands them out in order.
 type readAhead struct {
+	*spareBuffers
 	order chan *decoded // in stream order; its capacity bounds the read-ahead
-	free  chan []byte   // decoded buffers to reuse
-	freeC chan []byte   // compressed buffers to reuse
 	quit  chan struct{}
 	wg    sync.WaitGroup
+}
+
+// spareBuffers holds the buffers the read-ahead is done with, up to as many
+// as it can have in use at once, so that a long stream, or a Reader Reset
+// for stream after stream, allocates its buffers once.
+type spareBuffers struct {
+	free  chan []byte // decoded buffers to reuse
+	freeC chan []byte // compressed buffers to reuse
+}
+
+func newSpareBuffers(concurrency int) *spareBuffers {
+	return &spareBuffers{free: make(chan []byte, concurrency+1), freeC: make(chan []byte, concurrency+1)}
 }
 
 type decoded struct {
@@ -229,12 +244,11 @@ type decoded struct {
 	done       chan struct{}
 }
 
-func startReadAhead(src chunkSource, n int, dp *blosc2.DParams) *readAhead {
+func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers) *readAhead {
 	ra := &readAhead{
-		order: make(chan *decoded, max(n-1, 1)),
-		free:  make(chan []byte, 1),
-		freeC: make(chan []byte, 1),
-		quit:  make(chan struct{}),
+		spareBuffers: spares,
+		order:        make(chan *decoded, max(n-1, 1)),
+		quit:         make(chan struct{}),
 	}
 	work := make(chan *decoded)
 	ra.wg.Add(1)

@@ -32,14 +32,17 @@ type chunkSink interface {
 // An error of the destination surfaces on the next Write, Flush or Close;
 // the Writer then refuses further data.
 type Writer struct {
-	opts  writerOptions
-	dst   io.Writer
-	sink  chunkSink
-	cur   []byte // the chunk being filled; cap = chunk size
-	out   []byte // compressed chunk buffer of the synchronous path
-	pipe  *pipeline
-	err   error // sticky error of this Writer (not of the pipeline)
-	state writerState
+	opts writerOptions
+	dst  io.Writer
+	sink chunkSink
+	cur  []byte // the chunk being filled; cap = chunk size
+	out  []byte // compressed chunk buffer of the synchronous path
+	pipe *pipeline
+	// spareRaw and spareOut are the pipeline's buffers, kept when it ends
+	// for the pipeline of the next frame (after Reset).
+	spareRaw, spareOut []byte
+	err                error // sticky error of this Writer (not of the pipeline)
+	state              writerState
 }
 
 type writerState uint8
@@ -75,6 +78,7 @@ func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 func (w *Writer) Reset(dst io.Writer) {
 	if w.pipe != nil {
 		w.pipe.abort()
+		w.spareRaw, w.spareOut = w.pipe.spares()
 		w.pipe = nil
 	}
 	w.dst = dst
@@ -175,7 +179,8 @@ func (w *Writer) submit() error {
 		return err
 	}
 	if w.pipe == nil && w.opts.concurrency > 1 {
-		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize)
+		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize, w.spareRaw, w.spareOut)
+		w.spareRaw, w.spareOut = nil, nil
 	}
 	if w.pipe == nil {
 		// Synchronous: compress and write here, reusing one output buffer.
@@ -231,6 +236,7 @@ func (w *Writer) Close() error {
 		if perr := w.pipe.close(); err == nil {
 			err = perr
 		}
+		w.spareRaw, w.spareOut = w.pipe.spares()
 		w.pipe = nil
 	}
 	if err == nil {
@@ -255,20 +261,29 @@ type pipeline struct {
 	raw     chan []byte // chunks to compress
 	free    chan []byte // raw buffers ready to be filled again
 	out     chan []byte // compressed chunks, in order
+	written chan []byte // a compressed buffer the destination is done with
 	done    chan struct{}
 	pending sync.WaitGroup // chunks submitted and not yet written
 	mu      sync.Mutex
 	err     error
 }
 
-func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
+// raw and out are buffers of an earlier pipeline to reuse, or nil.
+func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int, raw, out []byte) *pipeline {
 	pl := &pipeline{
-		raw:  make(chan []byte),
-		free: make(chan []byte, 2),
-		out:  make(chan []byte),
-		done: make(chan struct{}),
+		raw:     make(chan []byte),
+		free:    make(chan []byte, 2),
+		out:     make(chan []byte),
+		written: make(chan []byte, 1),
+		done:    make(chan struct{}),
 	}
-	pl.free <- make([]byte, 0, chunkSize)
+	if cap(raw) < chunkSize {
+		raw = make([]byte, 0, chunkSize)
+	}
+	pl.free <- raw[:0]
+	if out != nil {
+		pl.written <- out[:0]
+	}
 	compressed := make(chan struct{})
 	go func() { // compressor
 		defer close(compressed)
@@ -279,9 +294,16 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 				pl.pending.Done()
 				continue
 			}
-			// A fresh output buffer each time: a spare kept for reuse
-			// would be one more chunk of live memory.
-			c, err := blosc2.Compress(nil, chunk, p)
+			// The buffer the writer finished with last, if any: one
+			// chunk is compressed while the one before is written, so
+			// two buffers take turns (a fresh 4 MiB buffer per chunk
+			// costs its clearing and the garbage collector's time).
+			var buf []byte
+			select {
+			case buf = <-pl.written:
+			default:
+			}
+			c, err := blosc2.Compress(buf[:0], chunk, p)
 			pl.free <- chunk[:0]
 			if err != nil {
 				pl.fail(err)
@@ -298,6 +320,10 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int) *pipeline {
 				if err := sink.WriteCompressedChunk(c); err != nil {
 					pl.fail(err)
 				}
+			}
+			select { // the sink does not retain chunks
+			case pl.written <- c[:0]:
+			default:
 			}
 			pl.pending.Done()
 		}
@@ -336,6 +362,20 @@ func (pl *pipeline) close() error {
 	close(pl.raw)
 	<-pl.done
 	return pl.error()
+}
+
+// spares returns the buffers left once the goroutines have ended: the raw
+// buffer that is not the Writer's current one, and the last compressed one.
+func (pl *pipeline) spares() (raw, out []byte) {
+	select {
+	case raw = <-pl.free:
+	default:
+	}
+	select {
+	case out = <-pl.written:
+	default:
+	}
+	return raw, out
 }
 
 // abort stops the goroutines, dropping what is queued.
