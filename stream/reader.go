@@ -129,11 +129,10 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares)
 	}
 	out, err := r.ahead.next(r.cur)
-	if err != nil {
-		return 0, err
-	}
+	// r.cur went back to the spare buffers: never keep it, or a Reset
+	// would hand it out a second time.
 	r.cur, r.curOff = out, 0
-	return 0, nil
+	return 0, err
 }
 
 func (r *Reader) check() error {

@@ -330,6 +330,56 @@ func TestReset(t *testing.T) {
 	}
 }
 
+// TestResetReuse reads frames of many chunks to the end again and again
+// through one Reader and writes them through one Writer, Reset in between,
+// at several concurrencies: buffers kept for reuse across Reset must never
+// be in two hands at once.
+func TestResetReuse(t *testing.T) {
+	defer noLeak(t)()
+	data := testData(t)
+	for _, conc := range []int{1, 2, 3} {
+		w, err := NewWriter(io.Discard, WithChunkSize(20000), WithConcurrency(conc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var frames [][]byte
+		for i := range 3 {
+			var buf bytes.Buffer
+			w.Reset(&buf)
+			part := data[i*len(data)/8:]
+			if _, err := w.Write(part); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			frames = append(frames, buf.Bytes())
+		}
+		r, err := NewReader(bytes.NewReader(frames[0]), WithReaderConcurrency(conc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := range 6 {
+			i := pass % 3
+			if err := r.Reset(bytes.NewReader(frames[i])); err != nil {
+				t.Fatal(err)
+			}
+			var got []byte
+			if pass%2 == 0 {
+				var out bytes.Buffer
+				_, err = r.WriteTo(&out)
+				got = out.Bytes()
+			} else {
+				got, err = io.ReadAll(r)
+			}
+			if err != nil || !bytes.Equal(got, data[i*len(data)/8:]) {
+				t.Fatalf("concurrency %d pass %d: frame %d read back wrong (%v)", conc, pass, i, err)
+			}
+		}
+		r.Close()
+	}
+}
+
 // TestReadSizes reads frames with Read calls of sizes around the chunk
 // size: smaller, equal, larger (decoded straight into the caller's buffer
 // with one goroutine), from plain readers and io.ReaderAt sources, with
