@@ -36,13 +36,14 @@ type Writer struct {
 	dst  io.Writer
 	sink chunkSink
 	cur  []byte // the chunk being filled; cap = chunk size
-	out  []byte // compressed chunk buffer of the synchronous path
+	// out is a compressed chunk buffer: the synchronous path's, or one
+	// the pipeline hands back when it ends, for the next frame's.
+	out  []byte
 	pipe *pipeline
-	// spareRaw and spareOut are the pipeline's buffers, kept when it ends
-	// for the pipeline of the next frame (after Reset).
-	spareRaw, spareOut []byte
-	err                error // sticky error of this Writer (not of the pipeline)
-	state              writerState
+	// spareRaw is the pipeline's second chunk buffer, kept likewise.
+	spareRaw []byte
+	err      error // sticky error of this Writer (not of the pipeline)
+	state    writerState
 }
 
 type writerState uint8
@@ -78,7 +79,7 @@ func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 func (w *Writer) Reset(dst io.Writer) {
 	if w.pipe != nil {
 		w.pipe.abort()
-		w.spareRaw, w.spareOut = w.pipe.spares()
+		w.spareRaw, w.out = w.pipe.spares()
 		w.pipe = nil
 	}
 	w.dst = dst
@@ -179,8 +180,8 @@ func (w *Writer) submit() error {
 		return err
 	}
 	if w.pipe == nil && w.opts.concurrency > 1 {
-		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize, w.spareRaw, w.spareOut)
-		w.spareRaw, w.spareOut = nil, nil
+		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize, w.spareRaw, w.out)
+		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
 		// Synchronous: compress and write here, reusing one output buffer.
@@ -236,7 +237,7 @@ func (w *Writer) Close() error {
 		if perr := w.pipe.close(); err == nil {
 			err = perr
 		}
-		w.spareRaw, w.spareOut = w.pipe.spares()
+		w.spareRaw, w.out = w.pipe.spares()
 		w.pipe = nil
 	}
 	if err == nil {
