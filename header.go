@@ -284,3 +284,36 @@ func putHeader(b []byte, h *Header) {
 	b[30] = h.Flags2
 	b[31] = h.Blosc2Flag
 }
+
+// Prefix is what a chunk declares in its first bytes: enough to step over
+// it in a container without reading the rest.
+type Prefix struct {
+	Nbytes int // uncompressed size
+	Cbytes int // the chunk's whole length, header included
+	// VLBlocks reports variable-length blocks; known only when the prefix
+	// holds the 32-byte extended header.
+	VLBlocks bool
+}
+
+// ParsePrefix reads the sizes a chunk declares from b, its first
+// MinHeaderLen (or more) bytes, with the checks of [ParseHeader] that need
+// no other byte: cbytes covers at least the header, nbytes is not
+// negative. Frame walkers use it to hop from chunk to chunk.
+func ParsePrefix(b []byte) (Prefix, error) {
+	var p Prefix
+	if len(b) < MinHeaderLen {
+		return p, fmt.Errorf("%w: chunk prefix of %d bytes, need %d", ErrTruncated, len(b), MinHeaderLen)
+	}
+	p.Nbytes = int(int32(binary.LittleEndian.Uint32(b[4:])))
+	p.Cbytes = int(int32(binary.LittleEndian.Uint32(b[12:])))
+	if p.Nbytes < 0 {
+		return p, fmt.Errorf("%w: negative nbytes %d", ErrHeader, p.Nbytes)
+	}
+	if p.Cbytes < MinHeaderLen {
+		return p, fmt.Errorf("%w: cbytes %d is shorter than the header", ErrHeader, p.Cbytes)
+	}
+	if len(b) >= ExtendedHeaderLen && b[2]&flagExtended == flagExtended {
+		p.VLBlocks = b[30]&b2VLBlocks != 0
+	}
+	return p, nil
+}

@@ -37,7 +37,7 @@ func exercise(b []byte) error {
 			r.VLMetalayer(n)
 		}
 	}
-	s, serr := NewStreamReader(bytes.NewReader(b), WithDParams(dp))
+	s, serr := NewChunkReader(bytes.NewReader(b), WithDParams(dp))
 	if serr == nil {
 		for {
 			if _, serr = s.Next(); serr != nil {

@@ -16,9 +16,11 @@
 // without storing them (zeros, NaN, uninitialized) decode as C-Blosc2
 // synthesizes them; uninitialized ones decode to zeros.
 //
-// A StreamReader reads a contiguous frame front to back from a plain
-// io.Reader and yields its compressed chunks in order (Next), for callers
-// that decompress them in parallel.
+// A ChunkReader reads contiguous frames front to back from a plain
+// io.Reader, a concatenation of frames as one stream by default, and
+// yields their compressed chunks in order (Next), for callers that
+// decompress them in parallel. OpenFrames opens every frame of a
+// concatenation held in an io.ReaderAt.
 //
 // Every size read from the input is checked against the input before it
 // is used to allocate or index, and every error wraps one of the root

@@ -46,8 +46,8 @@ func ExampleReader_ReadAt() {
 }
 
 // Read a frame front to back from a plain io.Reader.
-func ExampleStreamReader() {
-	s, err := framereader.NewStreamReader(bytes.NewReader(makeFrame()))
+func ExampleChunkReader() {
+	s, err := framereader.NewChunkReader(bytes.NewReader(makeFrame()))
 	if err != nil {
 		log.Fatal(err)
 	}

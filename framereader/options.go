@@ -6,11 +6,12 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// Option configures a Reader or a StreamReader.
+// Option configures a Reader or a ChunkReader.
 type Option func(*options) error
 
 type options struct {
-	dp blosc2.DParams
+	dp     blosc2.DParams
+	single bool
 }
 
 func newOptions(opts []Option) (options, error) {
@@ -32,6 +33,18 @@ func WithDParams(p blosc2.DParams) Option {
 			return fmt.Errorf("%w: DParams threads %d, MaxNbytes %d", blosc2.ErrInvalidOption, p.Threads, p.MaxNbytes)
 		}
 		o.dp = p
+		return nil
+	}
+}
+
+// WithMultistream sets whether a ChunkReader reads every frame of a
+// concatenation (true, the default, as gzip.Reader) or stops after the
+// first one, leaving what follows unread in its bufio.Reader
+// (gzip.Reader.Multistream(false)). A Reader opens one frame whatever it
+// is told.
+func WithMultistream(on bool) Option {
+	return func(o *options) error {
+		o.single = !on
 		return nil
 	}
 }

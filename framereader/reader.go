@@ -560,17 +560,21 @@ type Metalayer struct {
 
 // Metalayers returns the fixed metalayers in header order. The contents
 // are copies.
-func (r *Reader) Metalayers() []Metalayer {
-	out := make([]Metalayer, len(r.h.Metalayers))
-	for i, m := range r.h.Metalayers {
+func (r *Reader) Metalayers() []Metalayer { return metalayersOf(&r.h) }
+
+// Metalayer returns a copy of the content of the named metalayer.
+func (r *Reader) Metalayer(name string) ([]byte, bool) { return metalayerOf(&r.h, name) }
+
+func metalayersOf(h *frame.Header) []Metalayer {
+	out := make([]Metalayer, len(h.Metalayers))
+	for i, m := range h.Metalayers {
 		out[i] = Metalayer{Name: m.Name, Content: bytes.Clone(m.Content)}
 	}
 	return out
 }
 
-// Metalayer returns a copy of the content of the named metalayer.
-func (r *Reader) Metalayer(name string) ([]byte, bool) {
-	for _, m := range r.h.Metalayers {
+func metalayerOf(h *frame.Header, name string) ([]byte, bool) {
+	for _, m := range h.Metalayers {
 		if m.Name == name {
 			return bytes.Clone(m.Content), true
 		}
@@ -590,18 +594,27 @@ func (r *Reader) MetalayerValue(name string) (any, error) {
 
 // VLMetalayerNames returns the names of the variable-length metalayers
 // in trailer order.
-func (r *Reader) VLMetalayerNames() []string {
-	out := make([]string, len(r.vl))
-	for i, m := range r.vl {
+func (r *Reader) VLMetalayerNames() []string { return vlNames(r.vl) }
+
+// VLMetalayerChunk returns the stored form of the named vlmetalayer: a
+// Blosc2 chunk (copied).
+func (r *Reader) VLMetalayerChunk(name string) ([]byte, bool) { return vlChunk(r.vl, name) }
+
+// VLMetalayer returns the decompressed content of the named vlmetalayer.
+// As blosc2_vlmeta_get, it requires the chunk's cbytes to equal the stored
+// length.
+func (r *Reader) VLMetalayer(name string) ([]byte, error) { return vlValue(r.vl, name, &r.dp) }
+
+func vlNames(vl []frame.VLMeta) []string {
+	out := make([]string, len(vl))
+	for i, m := range vl {
 		out[i] = m.Name
 	}
 	return out
 }
 
-// VLMetalayerChunk returns the stored form of the named vlmetalayer: a
-// Blosc2 chunk (copied).
-func (r *Reader) VLMetalayerChunk(name string) ([]byte, bool) {
-	for _, m := range r.vl {
+func vlChunk(vl []frame.VLMeta, name string) ([]byte, bool) {
+	for _, m := range vl {
 		if m.Name == name {
 			return bytes.Clone(m.Chunk), true
 		}
@@ -609,15 +622,12 @@ func (r *Reader) VLMetalayerChunk(name string) ([]byte, bool) {
 	return nil, false
 }
 
-// VLMetalayer returns the decompressed content of the named vlmetalayer.
-// As blosc2_vlmeta_get, it requires the chunk's cbytes to equal the stored
-// length.
-func (r *Reader) VLMetalayer(name string) ([]byte, error) {
-	c, ok := r.VLMetalayerChunk(name)
+func vlValue(vl []frame.VLMeta, name string, dp *blosc2.DParams) ([]byte, error) {
+	c, ok := vlChunk(vl, name)
 	if !ok {
 		return nil, fmt.Errorf("%w: no vlmetalayer %q", blosc2.ErrInvalidOption, name)
 	}
-	return decodeVLMeta(name, c, &r.dp)
+	return decodeVLMeta(name, c, dp)
 }
 
 func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
@@ -683,16 +693,17 @@ type Info struct {
 }
 
 // Info returns the decoded frame header.
-func (r *Reader) Info() Info {
-	h := &r.h
+func (r *Reader) Info() Info { return infoOf(&r.h, r.format, r.unpatched) }
+
+func infoOf(h *frame.Header, f Format, unpatched bool) Info {
 	in := Info{
-		Format: r.format, Version: h.Version(), GeneralFlags: h.GeneralFlags,
+		Format: f, Version: h.Version(), GeneralFlags: h.GeneralFlags,
 		HeaderLen: h.HeaderLen, FrameLen: h.FrameLen, Nbytes: h.Nbytes, Cbytes: h.Cbytes,
 		TypeSize: int(h.TypeSize), BlockSize: int(h.BlockSize), ChunkSize: int(h.ChunkSize),
 		Codec: codec.ID(h.Compcode()), CodecMeta: h.CodecMeta, Clevel: h.Clevel(),
 		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(),
 		TComp: int(h.TComp), TDecomp: int(h.TDecomp), HasVLMeta: h.HasVLMeta,
-		VLBlocks: h.GeneralFlags&frame.FlagVLBlocks != 0, Unpatched: r.unpatched,
+		VLBlocks: h.GeneralFlags&frame.FlagVLBlocks != 0, Unpatched: unpatched,
 	}
 	for i := range in.Filters {
 		in.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(h.Filters[i]), Meta: h.FiltersMeta[i]}

@@ -29,7 +29,7 @@
 // io.WriteSeeker, an io.WriterAt). On a pipe or socket the frame is
 // written completely, with the same layout, but with its header sizes
 // unpatched (frame_len 0, nbytes and cbytes -1). framereader reads such
-// frames (Reader, and StreamReader in one pass); Repair (one pass, from a
+// frames (Reader, and ChunkReader in one pass); Repair (one pass, from a
 // stream to a seekable destination) and RepairFile (in place) turn them
 // into standard frames.
 //

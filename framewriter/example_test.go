@@ -60,7 +60,7 @@ func Example_pipe() {
 		pw.CloseWithError(w.Close())
 	}()
 	var frame bytes.Buffer
-	s, err := framereader.NewStreamReader(io.TeeReader(pr, &frame))
+	s, err := framereader.NewChunkReader(io.TeeReader(pr, &frame))
 	if err != nil {
 		log.Fatal(err)
 	}

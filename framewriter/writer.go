@@ -21,7 +21,7 @@ import (
 // that can seek (an io.WriteSeeker, an io.WriterAt, an *os.File on a
 // regular file). On any other destination (a pipe, a socket) the header is
 // left unpatched: the frame is complete and framereader reads it (and
-// StreamReader in one pass), but C-Blosc2 refuses it until Repair or
+// ChunkReader in one pass), but C-Blosc2 refuses it until Repair or
 // RepairFile patches it.
 //
 // A Writer is not safe for concurrent use.
@@ -223,7 +223,7 @@ func (w *Writer) Nbytes() int64 { return w.sizes.Nbytes }
 // leaves the chunks it updates in a contiguous frame; in an Append session
 // nothing of the old frame is touched, so a crash still leaves it intact.
 // Such a frame can no longer be read in one pass from a plain io.Reader
-// (framereader.StreamReader reports it); io.ReaderAt readers and C-Blosc2
+// (framereader.ChunkReader reports it); io.ReaderAt readers and C-Blosc2
 // read it. If the session dies before Close, RecoverFile and RecoverSparse
 // keep the removed chunks as well as the ones written after them: nothing
 // on disk tells them apart. Frames whose chunk sizes vary are refused with

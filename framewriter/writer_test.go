@@ -266,7 +266,7 @@ func TestTruncateChunks(t *testing.T) {
 			// One pass over a plain reader meets the removed chunks and
 			// says so at the end.
 			b, _ := os.ReadFile(path)
-			sr, err := framereader.NewStreamReader(bytes.NewReader(b))
+			sr, err := framereader.NewChunkReader(bytes.NewReader(b))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,5 +3,5 @@
 // once) and the stream round trip under random options. Targets for one
 // package's decoder sit next to that package's code.
 //
-//	go test -fuzz FuzzStreamReader ./fuzz
+//	go test -fuzz FuzzChunkReader ./fuzz
 package fuzz

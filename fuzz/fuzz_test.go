@@ -24,10 +24,10 @@ func isSentinel(err error) bool {
 	return false
 }
 
-// FuzzStreamReader decodes arbitrary bytes as a frame, sequentially and
+// FuzzChunkReader decodes arbitrary bytes as a frame, sequentially and
 // with random access, seeded with C-Blosc2's frames. Nothing may panic or
 // hang; memory is capped; errors wrap the package sentinels.
-func FuzzStreamReader(f *testing.F) {
+func FuzzChunkReader(f *testing.F) {
 	for _, v := range testvec.Kind(f, "cframe") {
 		if b := v.Read(f); len(b) <= 1<<16 {
 			f.Add(b)

@@ -24,7 +24,7 @@ func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 
 // sequentialSource reads a frame front to back from a plain io.Reader.
 func newSequentialSource(src io.Reader, maxMemory int) (chunkSource, error) {
-	sr, err := framereader.NewStreamReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: maxMemory}))
+	sr, err := framereader.NewChunkReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: maxMemory}))
 	if err != nil {
 		return nil, err
 	}
@@ -34,7 +34,7 @@ func newSequentialSource(src io.Reader, maxMemory int) (chunkSource, error) {
 // streamSource yields the chunks of a frame read front to back. It does
 // not reuse buffers: the frame stream reader sizes each chunk's exactly,
 // to bound memory on hostile input.
-type streamSource struct{ sr *framereader.StreamReader }
+type streamSource struct{ sr *framereader.ChunkReader }
 
 func (s streamSource) Next([]byte) ([]byte, error) { return s.sr.Next() }
 

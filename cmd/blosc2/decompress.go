@@ -147,7 +147,7 @@ func isB2ndStream(br *bufio.Reader) bool {
 	if framereader.Detect(head, -1) != framereader.Contiguous {
 		return false
 	}
-	s, err := framereader.NewStreamReader(bytes.NewReader(head))
+	s, err := framereader.NewChunkReader(bytes.NewReader(head))
 	if err != nil {
 		return false
 	}

@@ -1,7 +1,6 @@
 package frame
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -66,7 +65,7 @@ func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
 		return nil, fmt.Errorf("%w: frame type %d is a sparse frame's index; open its directory", blosc2.ErrInvalidOption, h.FrameType)
 	}
 	if h.Unpatched() {
-		return loadUnpatched(ra, size, h)
+		return loadUnpatched(ra, size)
 	}
 	if h.FrameLen < MinFrameLen || h.FrameLen > size {
 		return nil, fmt.Errorf("%w: frame_len %d outside [%d, %d] (the input's size)", blosc2.ErrHeader, h.FrameLen, MinFrameLen, size)
@@ -233,87 +232,53 @@ func (l *Layout) CheckEntries(limit int64) error {
 }
 
 // loadUnpatched reads a complete frame whose header sizes were never
-// patched: the trailer is found from size, the index is the chunk that
-// ends where the trailer starts, found by walking the chunk headers from
-// header_len, and the sizes come from the chunks.
-func loadUnpatched(ra io.ReaderAt, size int64, h Header) (*Layout, error) {
-	if int64(h.HeaderLen) > size {
-		return nil, fmt.Errorf("%w: header_len %d beyond the %d-byte input", blosc2.ErrTruncated, h.HeaderLen, size)
-	}
-	hdr, err := ReadFull(ra, 0, int64(h.HeaderLen), size, "frame header")
+// patched: its chunk headers are walked from header_len (the Scanner,
+// which reads 32 bytes per chunk), the index is the chunk a trailer
+// follows, and the sizes come from the chunks. The frame ends with that
+// trailer; what follows is not read.
+func loadUnpatched(ra io.ReaderAt, size int64) (*Layout, error) {
+	sc := NewScannerAt(ra, size, ScanOptions{Single: true, SkipChunks: true})
+	hit, err := sc.Next(nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := ParseMetalayers(&h, hdr); err != nil {
-		return nil, err
-	}
-	l := &Layout{End: size, Unpatched: true}
-	if size < int64(h.HeaderLen)+EmptyTrailerLen {
-		return nil, fmt.Errorf("%w: unpatched frame of %d bytes has no room for a trailer after its %d-byte header (did its writer die? recover it)", blosc2.ErrTruncated, size, h.HeaderLen)
-	}
-	tail, err := ReadFull(ra, size-TrailerMinLen, TrailerMinLen, size, "trailer")
-	if err != nil {
-		return nil, err
-	}
-	tl, err := TrailerLenAt(tail)
-	if err != nil {
-		return nil, fmt.Errorf("unpatched frame without a trailer at its end (did its writer die? recover it): %w", err)
-	}
-	if tl < EmptyTrailerLen || tl > size-int64(h.HeaderLen) {
-		return nil, fmt.Errorf("%w: trailer_len %d at the end of an unpatched %d-byte frame", blosc2.ErrHeader, tl, size)
-	}
-	l.TrailerStart = size - tl
-	trailer, err := ReadFull(ra, l.TrailerStart, tl, size, "trailer")
-	if err != nil {
-		return nil, err
-	}
-	if trailer[0] != 0x94 {
-		return nil, fmt.Errorf("%w: no trailer at %d (byte %#02x)", blosc2.ErrHeader, l.TrailerStart, trailer[0])
-	}
-	// Walk the chunks section up to the trailer.
+	h := *hit.Header
+	l := &Layout{Unpatched: true}
 	nb := map[int64]int32{} // chunk nbytes by position
-	var flags2First byte
-	p := int64(h.HeaderLen)
-	last := int64(-1)
-	var hb [32]byte
-	for p < l.TrailerStart {
-		if p+blosc2.MinHeaderLen > l.TrailerStart {
-			return nil, fmt.Errorf("%w: %d stray bytes at %d before the trailer", blosc2.ErrCorrupt, l.TrailerStart-p, p)
-		}
-		n := min(32, l.TrailerStart-p)
-		if _, err := ra.ReadAt(hb[:n], p); err != nil {
-			return nil, err
-		}
-		cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-		if cb < blosc2.MinHeaderLen || cb > l.TrailerStart-p {
-			return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the trailer starts at %d", blosc2.ErrCorrupt, p, cb, l.TrailerStart)
-		}
-		if last < 0 && n == 32 && hb[2]&0x05 == 0x05 {
-			flags2First = hb[30]
-		}
-		nb[p-int64(h.HeaderLen)] = int32(binary.LittleEndian.Uint32(hb[4:]))
-		last = p
-		p += cb
-	}
-	if last >= 0 {
-		l.IndexStart = last
-		h.Cbytes = last - int64(h.HeaderLen)
-		idx, err := ReadFull(ra, last, l.TrailerStart-last, size, "index chunk")
+	sizes := NewSizes()
+	var idx, trailer []byte
+	for trailer == nil {
+		it, err := sc.Next(nil)
 		if err != nil {
+			if errors.Is(err, blosc2.ErrTruncated) {
+				err = fmt.Errorf("unpatched frame without a trailer (did its writer die? recover it): %w", err)
+			}
 			return nil, err
 		}
+		switch it.Kind {
+		case ItemChunk:
+			if len(nb) == 0 {
+				sizes.VLBlocks = it.Prefix.VLBlocks
+			}
+			nb[it.Pos-int64(h.HeaderLen)] = int32(it.Prefix.Nbytes)
+		case ItemIndex:
+			idx, l.IndexStart = it.Data, it.Pos
+		case ItemTrailer:
+			trailer, l.TrailerStart = it.Data, it.Pos
+		}
+	}
+	l.End = sc.Offset()
+	h.Cbytes = 0
+	if idx != nil {
+		h.Cbytes = l.IndexStart - int64(h.HeaderLen)
 		if l.Index, err = DecodeIndex(idx, -1); err != nil {
 			return nil, err
 		}
 		l.NChunks = l.Index.Len()
-	} else {
-		h.Cbytes = 0
 	}
 	if l.VL, err = ParseTrailer(trailer); err != nil {
 		return nil, err
 	}
-	sizes := NewSizes()
-	sizes.VLBlocks = flags2First&1 != 0
 	for i := range l.NChunks {
 		e := l.Index.At(i)
 		var n int32
@@ -330,17 +295,42 @@ func loadUnpatched(ra io.ReaderAt, size int64, h Header) (*Layout, error) {
 			if n, ok = nb[e]; !ok {
 				return nil, fmt.Errorf("%w: index entry %d points at %d, where no chunk starts", blosc2.ErrCorrupt, i, e)
 			}
-			if n < 0 {
-				return nil, fmt.Errorf("%w: chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
-			}
 		}
 		sizes.Add(n)
 	}
-	h.FrameLen = size
+	h.FrameLen = l.End
 	h.Nbytes = sizes.Nbytes
 	h.ChunkSize = sizes.ChunkSize
 	h.GeneralFlags = sizes.GeneralFlags()
 	h.HasVLMeta = len(l.VL) > 0
 	l.Header = h
 	return l, l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen)
+}
+
+// Span is where one frame of a concatenation lies in its input.
+type Span struct {
+	Offset, Len int64
+}
+
+// Spans locates the contiguous frames concatenated in the size bytes of
+// ra by hopping from header to header: a patched frame is stepped over by
+// its frame_len, an unpatched one by walking its chunk headers. It reads
+// neither chunk contents nor the frames' indexes. A frame that is not
+// whole, or bytes after the last frame that start none, are an error.
+func Spans(ra io.ReaderAt, size int64) ([]Span, error) {
+	sc := NewScannerAt(ra, size, ScanOptions{SkipChunks: true})
+	var spans []Span
+	for {
+		it, err := sc.Next(nil)
+		if err == io.EOF {
+			return spans, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if err := sc.SkipFrame(); err != nil {
+			return nil, err
+		}
+		spans = append(spans, Span{Offset: it.FrameStart, Len: sc.Offset() - it.FrameStart})
+	}
 }

@@ -28,7 +28,7 @@ func TestStreamVectors(t *testing.T) {
 			if slow {
 				src = iotest.OneByteReader(src)
 			}
-			s, err := NewStreamReader(src)
+			s, err := NewChunkReader(src)
 			if err != nil {
 				t.Fatalf("%s: %v", v.File, err)
 			}
@@ -93,7 +93,7 @@ func TestStreamStopsAtFrameEnd(t *testing.T) {
 	cat := append(vs[0].Read(t), vs[1].Read(t)...)
 	br := bufio.NewReader(bytes.NewReader(cat))
 	for _, v := range vs {
-		s, err := NewStreamReader(br)
+		s, err := NewChunkReader(br, WithMultistream(false))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func TestStreamStopsAtFrameEnd(t *testing.T) {
 func TestStreamTruncated(t *testing.T) {
 	b := testvec.Kind(t, "cframe")[3].Read(t)
 	for cut := 0; cut < len(b); cut += max(1, len(b)/200) {
-		s, err := NewStreamReader(bytes.NewReader(b[:cut]))
+		s, err := NewChunkReader(bytes.NewReader(b[:cut]))
 		if err != nil {
 			continue
 		}

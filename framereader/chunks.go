@@ -1,0 +1,296 @@
+package framereader
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/frame"
+)
+
+// ChunkReader reads contiguous frames front to back from a plain
+// io.Reader, without seeking, and yields their compressed chunks in order
+// with Next, holding one chunk at a time (plus 8 bytes per chunk of the
+// current frame to check its index at the end).
+//
+// Like gzip.Reader, it reads a concatenation of frames (cat a.b2frame
+// b.b2frame, appends with >>) as one stream of chunks, patched and
+// unpatched frames alike, unless WithMultistream(false) stops it after the
+// first. Bytes after a frame that do not start another are an error that
+// says where.
+//
+// A frame's index, which says where each chunk belongs, comes last, so
+// chunks are yielded in the order they are stored and the index is
+// checked against that order at the frame's end: chunks, like a gzip
+// stream's data, are tentative until Next returns io.EOF. Every frame
+// written by appending chunks (C-Blosc2's and framewriter's, also after
+// framewriter.Append) is in order. What cannot be read in one pass is
+// reported at the end of its frame as an error wrapping
+// blosc2.ErrUnsupported: zero/NaN/uninit chunks that C-Blosc2's layout
+// records only in the index, between stored chunks (such chunks after the
+// last stored one are fine: they are yielded at the end), and frames whose
+// chunks were inserted, updated or reordered. Read those with Reader over
+// an io.ReaderAt.
+type ChunkReader struct {
+	sc    *frame.Scanner
+	dp    blosc2.DParams
+	frame frame.Item // the header item of the current frame
+
+	emitted []int64 // chunks-section offsets of the current frame's chunks
+	fNbytes int64   // their total uncompressed size
+	idx     []byte  // the current frame's index chunk, once read
+	queue   [][]byte
+	nbytes  int64 // uncompressed size of every chunk yielded
+	nchunks int
+	vl      []frame.VLMeta // of the last frame read to its end
+	done    bool
+	err     error
+}
+
+// NewChunkReader reads the first frame header from r. r is read through
+// a bufio.Reader (r itself when it is one), so with WithMultistream(false)
+// bytes after the frame may be buffered: pass a *bufio.Reader to go on
+// reading after the frame.
+func NewChunkReader(r io.Reader, opts ...Option) (*ChunkReader, error) {
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	s := &ChunkReader{sc: frame.NewScanner(r, frame.ScanOptions{Single: o.single}), dp: o.dp}
+	it, err := s.sc.Next(nil)
+	if err != nil {
+		if err == io.EOF {
+			err = fmt.Errorf("%w: empty input, no frame header", blosc2.ErrTruncated)
+		}
+		return nil, err
+	}
+	s.frame = it
+	return s, nil
+}
+
+// Frame is the number of the frame being read, from 0.
+func (s *ChunkReader) Frame() int { return s.frame.Frame }
+
+// FrameOffset is the input offset where the frame being read starts.
+func (s *ChunkReader) FrameOffset() int64 { return s.frame.FrameStart }
+
+// Info returns the header of the frame being read. For a frame with an
+// unpatched header the sizes are only known at its end (see Nbytes).
+func (s *ChunkReader) Info() Info {
+	return infoOf(s.frame.Header, Contiguous, s.frame.Header.Unpatched())
+}
+
+// Metalayers returns the fixed metalayers of the frame being read.
+func (s *ChunkReader) Metalayers() []Metalayer { return metalayersOf(s.frame.Header) }
+
+// Metalayer returns the content of the named metalayer of the frame being
+// read.
+func (s *ChunkReader) Metalayer(name string) ([]byte, bool) {
+	return metalayerOf(s.frame.Header, name)
+}
+
+// VLMetalayerNames returns the vlmetalayer names of the last frame read to
+// its end; they are in its trailer, so only after its last chunk.
+func (s *ChunkReader) VLMetalayerNames() []string { return vlNames(s.vl) }
+
+// VLMetalayer returns the decompressed content of the named vlmetalayer of
+// the last frame read to its end (after io.EOF for a single frame).
+func (s *ChunkReader) VLMetalayer(name string) ([]byte, error) {
+	if s.vl == nil && !s.done {
+		return nil, fmt.Errorf("%w: vlmetalayers are in the trailer, read to io.EOF first", blosc2.ErrInvalidOption)
+	}
+	return vlValue(s.vl, name, &s.dp)
+}
+
+// NumChunks is the number of chunks yielded so far, over every frame (all
+// of them at io.EOF).
+func (s *ChunkReader) NumChunks() int { return s.nchunks }
+
+// Nbytes is the uncompressed size of the chunks yielded so far.
+func (s *ChunkReader) Nbytes() int64 { return s.nbytes }
+
+// Next returns the next compressed chunk, in order, or io.EOF after the
+// last one once every frame's index and trailer have been read and
+// checked. The chunk is the caller's. A special chunk recorded in the
+// index after the last stored one is yielded as the 32-byte chunk
+// C-Blosc2 synthesizes.
+func (s *ChunkReader) Next() ([]byte, error) { return s.NextAppend(nil) }
+
+// NextAppend is Next, reading the chunk into reuse's memory when it is
+// large enough (reuse is the caller's buffer it is done with).
+func (s *ChunkReader) NextAppend(reuse []byte) ([]byte, error) {
+	for {
+		if len(s.queue) > 0 {
+			c := s.queue[0]
+			s.queue[0] = nil
+			s.queue = s.queue[1:]
+			s.count(c)
+			return c, nil
+		}
+		if s.err != nil {
+			return nil, s.err
+		}
+		if s.done {
+			return nil, io.EOF
+		}
+		c, err := s.step(reuse)
+		if err != nil {
+			s.err = err
+			continue
+		}
+		if c != nil {
+			s.count(c)
+			return c, nil
+		}
+	}
+}
+
+func (s *ChunkReader) count(c []byte) {
+	s.nchunks++
+	if p, err := blosc2.ParsePrefix(c); err == nil {
+		s.nbytes += int64(p.Nbytes)
+		s.fNbytes += int64(p.Nbytes)
+	}
+}
+
+// step reads the next item: it returns a data chunk, or nil after an item
+// that yields none.
+func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
+	it, err := s.sc.Next(reuse)
+	if err == io.EOF {
+		s.done = true
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch it.Kind {
+	case frame.ItemHeader:
+		s.frame = it
+		s.emitted, s.fNbytes, s.idx = s.emitted[:0], 0, nil
+	case frame.ItemChunk:
+		if _, err := blosc2.ParseHeader(it.Data); err != nil {
+			return nil, fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", it.Frame, len(s.emitted), it.Pos, err)
+		}
+		s.emitted = append(s.emitted, it.Pos-int64(s.frame.Header.HeaderLen))
+		return it.Data, nil
+	case frame.ItemIndex:
+		if !it.Stale {
+			s.idx = it.Data
+		}
+	case frame.ItemTrailer:
+		if !it.Stale {
+			if err := s.finish(it.Data); err != nil {
+				return nil, fmt.Errorf("frame %d (input offset %d): %w", s.frame.Frame, s.frame.FrameStart, err)
+			}
+		}
+	}
+	return nil, nil
+}
+
+// finish checks the frame's index against the chunks yielded and queues
+// the special chunks that follow the last stored one.
+func (s *ChunkReader) finish(trailer []byte) error {
+	h := s.frame.Header
+	patched := !h.Unpatched()
+	vl, err := frame.ParseTrailer(trailer)
+	if err != nil {
+		return err
+	}
+	s.vl = vl
+	if s.idx == nil {
+		if len(s.emitted) > 0 {
+			return fmt.Errorf("%w: %d chunks but no index", blosc2.ErrCorrupt, len(s.emitted))
+		}
+		return s.checkTotal()
+	}
+	want := -1
+	if patched && h.ChunkSize > 0 {
+		want = int((h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize))
+	}
+	idx, err := frame.DecodeIndex(s.idx, want)
+	if err != nil {
+		return err
+	}
+	j := 0
+	var specials []int
+	for i := range idx.Len() {
+		e := idx.At(i)
+		if e < 0 {
+			specials = append(specials, i)
+			continue
+		}
+		if len(specials) > 0 {
+			return fmt.Errorf("%w: chunk %d is recorded only in the index, before stored chunk %d: read this frame with a Reader", blosc2.ErrUnsupported, specials[0], i)
+		}
+		if j >= len(s.emitted) || s.emitted[j] != e {
+			return fmt.Errorf("%w: index entry %d (offset %d) is not the next stored chunk: the frame is not in append order; read it with a Reader", blosc2.ErrUnsupported, i, e)
+		}
+		j++
+	}
+	if j != len(s.emitted) {
+		return fmt.Errorf("%w: %d stored chunks, the index references %d", blosc2.ErrCorrupt, len(s.emitted), j)
+	}
+	if len(specials) == 0 {
+		return s.checkTotal()
+	}
+	rest := h.Nbytes - s.fNbytes
+	cs := int64(h.ChunkSize)
+	for k, i := range specials {
+		var n int64
+		switch {
+		case patched && k == len(specials)-1:
+			n = rest
+		case cs > 0:
+			n = cs
+		default:
+			return fmt.Errorf("%w: special chunks %d… of a variable-size frame: their sizes are unknowable in one pass", blosc2.ErrUnsupported, i)
+		}
+		rest -= n
+		if n <= 0 || n > blosc2.MaxBufferSize {
+			return fmt.Errorf("%w: special chunk %d would hold %d bytes", blosc2.ErrCorrupt, i, n)
+		}
+		c, err := blosc2.AppendSpecial(nil, frame.EntryKind(idx.At(i)), int(n), int(h.TypeSize), int(h.BlockSize), nil)
+		if err != nil {
+			return fmt.Errorf("special chunk %d: %w", i, err)
+		}
+		s.queue = append(s.queue, c)
+	}
+	return nil
+}
+
+// checkTotal compares the frame's uncompressed total with a patched
+// header.
+func (s *ChunkReader) checkTotal() error {
+	h := s.frame.Header
+	if h.Unpatched() || s.fNbytes == h.Nbytes {
+		return nil
+	}
+	return fmt.Errorf("%w: chunks hold %d bytes, the header says nbytes %d", blosc2.ErrCorrupt, s.fNbytes, h.Nbytes)
+}
+
+// WriteTo decodes every remaining chunk in order and writes the data to w
+// (io.WriterTo). Uninitialized chunks decode to zeros.
+func (s *ChunkReader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	var buf, c []byte
+	for {
+		var err error
+		c, err = s.NextAppend(c)
+		if err == io.EOF {
+			return total, nil
+		}
+		if err != nil {
+			return total, err
+		}
+		buf, err = blosc2.DecompressWith(buf[:0], c, &s.dp)
+		if err != nil {
+			return total, fmt.Errorf("frame %d, chunk %d: %w", s.Frame(), s.nchunks-1, err)
+		}
+		n, err := w.Write(buf)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+}
