@@ -8,4 +8,4 @@ require (
 	github.com/pierrec/lz4/v4 v4.1.33
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require golang.org/x/sys v0.41.0

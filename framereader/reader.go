@@ -34,6 +34,7 @@ type Reader struct {
 	vl      []frame.VLMeta
 	dp      blosc2.DParams
 	closer  io.Closer
+	offset  int64 // in the input of NewReaders
 	// unpatched: the header's sizes were never patched (see Info).
 	unpatched bool
 	// ref is the reference of a packed super-chunk's delta filter.
@@ -103,10 +104,10 @@ func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
 }
 
 // NewReader reads the frame that starts at offset 0 of ra, which holds
-// size bytes. The frame may end before size (trailing bytes are ignored);
-// a frame whose header sizes were never patched (written to a pipe, see
-// framewriter) must end exactly at size, because nothing else says where
-// it ends.
+// size bytes. The frame may end before size: what follows it is not read
+// (NewReaders opens every frame of a concatenation). A frame whose header
+// sizes were never patched (written to a pipe, see framewriter) ends with
+// the trailer that follows its index, found by walking its chunk headers.
 func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	o, err := newOptions(opts)
 	if err != nil {
@@ -134,6 +135,32 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	}
 	return r, nil
 }
+
+// NewReaders opens every contiguous frame concatenated in the size bytes
+// of ra (cat a.b2frame b.b2frame, appends with >>): the frames are found
+// by hopping from header to header, reading a few bytes per frame (per
+// chunk for frames whose header sizes were never patched), never the
+// chunks. Bytes after the last frame that start none are an error.
+func NewReaders(ra io.ReaderAt, size int64, opts ...Option) ([]*Reader, error) {
+	spans, err := frame.Spans(ra, size)
+	if err != nil {
+		return nil, err
+	}
+	rs := make([]*Reader, len(spans))
+	for i, sp := range spans {
+		r, err := NewReader(io.NewSectionReader(ra, sp.Offset, sp.Len), sp.Len, opts...)
+		if err != nil {
+			return nil, fmt.Errorf("frame %d (input offset %d): %w", i, sp.Offset, err)
+		}
+		r.offset = sp.Offset
+		rs[i] = r
+	}
+	return rs, nil
+}
+
+// Offset is where the frame starts in the input NewReaders read; 0 for
+// the other constructors.
+func (r *Reader) Offset() int64 { return r.offset }
 
 func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 	return frame.ReadFull(ra, off, n, size, what)

@@ -124,8 +124,14 @@ func (s *fileSink) abort() {
 
 // newSink picks the sink for w: seekable when w can seek (a Seek that
 // fails, as on a pipe's *os.File, means it cannot), else through
-// io.WriterAt from offset 0, else a plain stream.
+// io.WriterAt from offset 0, else a plain stream. A file opened with
+// O_APPEND gets a plain stream: its writes all go to its end, so the
+// header cannot be patched, and the unpatched form is a valid frame after
+// whatever the file held (a concatenation, which the readers read).
 func newSink(w io.Writer) sink {
+	if f, ok := w.(*os.File); ok && appendOnly(f) {
+		return &streamSink{w: w}
+	}
 	if ws, ok := w.(io.WriteSeeker); ok {
 		if pos, err := ws.Seek(0, io.SeekCurrent); err == nil {
 			return &seekSink{w: ws, start: pos}

@@ -266,6 +266,12 @@ func (w *Writer) TruncateChunks(n int) error {
 	return nil
 }
 
+// Seekable reports whether Close patches the header in place: false for a
+// sparse frame's directory (nothing to patch) and for destinations that
+// cannot seek (a pipe, a socket, a file opened with O_APPEND), where the
+// frame keeps its unpatched header.
+func (w *Writer) Seekable() bool { return w.sink != nil && w.sink.seekable() }
+
 // CParams returns the parameters WriteChunk compresses with.
 func (w *Writer) CParams() blosc2.CParams { return w.cp }
 

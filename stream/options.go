@@ -174,6 +174,8 @@ type ReaderOption func(*readerOptions) error
 type readerOptions struct {
 	concurrency int
 	maxMemory   int
+	single      bool // stop after the first frame
+	closeSource bool // Close closes the source
 }
 
 // DefaultMaxMemory is the default cap on the decompressed size of one
@@ -221,6 +223,27 @@ func WithCParams(p blosc2.CParams) WriterOption {
 			conc = autoConcurrency()
 		}
 		o.cparams, o.concurrency = p, conc
+		return nil
+	}
+}
+
+// WithMultistream sets whether a Reader reads every frame of a
+// concatenation as one stream (true, the default, as gzip.Reader does) or
+// only the first (gzip.Reader.Multistream(false)): then, on a plain
+// io.Reader, bytes after the frame may have been buffered.
+func WithMultistream(on bool) ReaderOption {
+	return func(o *readerOptions) error {
+		o.single = !on
+		return nil
+	}
+}
+
+// WithCloseSource makes Reader.Close close the source when it is an
+// io.Closer, which also ends a Read of it in progress (a socket, a pipe).
+// By default Close leaves the source open, as gzip.Reader does.
+func WithCloseSource(on bool) ReaderOption {
+	return func(o *readerOptions) error {
+		o.closeSource = on
 		return nil
 	}
 }

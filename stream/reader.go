@@ -10,21 +10,27 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// chunkSource yields a frame's chunks in order, each a self-contained
-// Blosc2 chunk (special entries of the index materialised as special
-// chunks); io.EOF after the last. reuse is a chunk buffer the caller is
-// done with, which the source may fill instead of allocating one.
-type chunkSource interface {
-	Next(reuse []byte) ([]byte, error)
-}
-
-// Reader decompresses a Blosc2 frame read from an io.Reader.
+// Reader decompresses the Blosc2 frames read from an io.Reader.
+//
+// Like gzip.Reader, it reads a concatenation of frames (cat a b, appends
+// with >>, a Writer's Flushes on a socket) as one stream, unless
+// WithMultistream(false) stops it after the first frame; bytes after a
+// frame that do not start another are an error saying where.
+//
+// Read returns the data at hand (the rest of the current chunk, or one
+// chunk) rather than waiting to fill its buffer, so a peer's flushed data
+// arrives at once; io.ReadFull fills a buffer.
 //
 // Chunks are decompressed ahead of Read by up to the configured number of
-// goroutines; at most concurrency+1 decompressed chunks are held. Close
-// stops them; so do io.EOF and errors. When the source is an io.ReaderAt
-// or an io.ReadSeeker, Seek and ReadAt give random access through the
-// frame's index.
+// goroutines; at most concurrency+1 decompressed chunks are held. When the
+// source is an io.ReaderAt or an io.ReadSeeker, Seek and ReadAt give
+// random access through the frames' indexes.
+//
+// Close ends the Reader at once, also from another goroutine while a Read
+// waits for data: the read-ahead goroutine then ends when its pending Read
+// of the source returns, which Close brings about at once for sources it
+// closes (WithCloseSource: a socket, a pipe). Reading to io.EOF or to an
+// error stops the goroutines too.
 type Reader struct {
 	opts readerOptions
 	src  io.Reader
@@ -38,7 +44,10 @@ type Reader struct {
 	ahead  *readAhead
 	spares *spareBuffers // the read-ahead's buffers, kept across Reset
 	err    error
-	closed bool
+	// closing is closed by Close, which may run concurrently with Read.
+	closing   chan struct{}
+	closeOnce *sync.Once
+	closeErr  error
 }
 
 // NewReader returns a Reader of the frame r holds. It reads the frame's
@@ -60,16 +69,17 @@ func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 // Reset stops any work in progress and makes the Reader read the frame r
 // holds, with the same options.
 func (r *Reader) Reset(src io.Reader) error {
-	r.stop()
-	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0], spares: r.spares} // keep the buffers
-	ra, err := newRandomAccess(src, r.opts.maxMemory)
+	r.abandon()
+	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0], spares: r.spares, // keep the buffers
+		closing: make(chan struct{}), closeOnce: new(sync.Once)}
+	ra, err := newRandomAccess(src, &r.opts)
 	if err != nil {
 		r.err = err
 		return err
 	}
 	r.ra = ra
 	if ra == nil {
-		seq, err := newSequentialSource(src, r.opts.maxMemory)
+		seq, err := newSequentialSource(src, &r.opts)
 		if err != nil {
 			r.err = err
 			return err
@@ -81,9 +91,20 @@ func (r *Reader) Reset(src io.Reader) error {
 	return nil
 }
 
+// stop ends the read-ahead and waits for its goroutines (at io.EOF, on
+// errors and for Seek, whose sources do not block).
 func (r *Reader) stop() {
 	if r.ahead != nil {
 		r.ahead.stop()
+		r.ahead = nil
+	}
+}
+
+// abandon ends the read-ahead without waiting for a fetch blocked in the
+// source's Read (Reset).
+func (r *Reader) abandon() {
+	if r.ahead != nil {
+		r.ahead.abandon()
 		r.ahead = nil
 	}
 }
@@ -126,7 +147,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		if r.spares == nil {
 			r.spares = newSpareBuffers(r.opts.concurrency)
 		}
-		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares)
+		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing)
 	}
 	out, err := r.ahead.next(r.cur)
 	// r.cur went back to the spare buffers: never keep it, or a Reset
@@ -135,47 +156,63 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 	return 0, err
 }
 
+func (r *Reader) isClosed() bool {
+	select {
+	case <-r.closing:
+		return true
+	default:
+		return false
+	}
+}
+
+var errReaderClosed = fmt.Errorf("%w: read from closed stream.Reader", blosc2.ErrClosed)
+
 func (r *Reader) check() error {
-	if r.closed {
-		return fmt.Errorf("%w: read from closed stream.Reader", blosc2.ErrClosed)
+	if r.isClosed() {
+		return errReaderClosed
 	}
 	return r.err
 }
 
-// fail records a terminal condition and stops the read-ahead.
+// fail records a terminal condition and stops the read-ahead (without
+// waiting for it after Close, whose source may be blocked).
 func (r *Reader) fail(err error) error {
 	r.err = err
-	r.stop()
+	if r.isClosed() {
+		r.abandon()
+	} else {
+		r.stop()
+	}
 	return err
 }
 
-// Read reads decompressed data.
+// Read reads decompressed data: what is left of the current chunk, or the
+// next chunk once it has arrived, whichever comes first; it waits only
+// when it has nothing to return.
 func (r *Reader) Read(p []byte) (int, error) {
 	if err := r.check(); err != nil {
 		return 0, err
 	}
-	n := 0
-	for n < len(p) {
-		if r.curOff == len(r.cur) {
-			k, err := r.nextChunk(p[n:])
-			if err != nil {
-				if n > 0 && err == io.EOF {
-					r.err = io.EOF
-					r.stop()
-					return n, nil
-				}
-				return n, r.fail(err)
-			}
-			n += k
-			r.pos += int64(k)
-			continue
-		}
-		k := copy(p[n:], r.cur[r.curOff:])
-		r.curOff += k
-		n += k
-		r.pos += int64(k)
+	if len(p) == 0 {
+		return 0, nil
 	}
-	return n, nil
+	for r.curOff == len(r.cur) {
+		k, err := r.nextChunk(p)
+		if err != nil {
+			if r.isClosed() {
+				err = errReaderClosed
+			}
+			return 0, r.fail(err)
+		}
+		if k > 0 {
+			r.pos += int64(k)
+			return k, nil
+		}
+	}
+	k := copy(p, r.cur[r.curOff:])
+	r.curOff += k
+	r.pos += int64(k)
+	return k, nil
 }
 
 // WriteTo writes the rest of the decompressed data to w (io.Copy uses it).
@@ -208,20 +245,32 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 	}
 }
 
-// Close stops the read-ahead goroutines. It does not close the source.
-// Close is idempotent.
+// Close ends the Reader: later calls return an error wrapping
+// blosc2.ErrClosed, and a Read waiting for the read-ahead returns at once.
+// It returns without waiting for a Read of the source in progress (see
+// Reader), and closes the source only with WithCloseSource, returning
+// that Close's error. It may be called from any goroutine, also while
+// another one is in Read; it is idempotent.
 func (r *Reader) Close() error {
-	r.stop()
-	r.closed = true
-	return nil
+	if r.closeOnce == nil {
+		return nil
+	}
+	r.closeOnce.Do(func() {
+		close(r.closing)
+		if c, ok := r.src.(io.Closer); ok && r.opts.closeSource {
+			r.closeErr = c.Close()
+		}
+	})
+	return r.closeErr
 }
 
 // readAhead decodes chunks on goroutines and hands them out in order.
 type readAhead struct {
 	*spareBuffers
-	order chan *decoded // in stream order; its capacity bounds the read-ahead
-	quit  chan struct{}
-	wg    sync.WaitGroup
+	order   chan *decoded // in stream order; its capacity bounds the read-ahead
+	quit    chan struct{}
+	closing <-chan struct{} // the Reader's: closed by Close
+	wg      sync.WaitGroup
 }
 
 // spareBuffers holds the buffers the read-ahead is done with, up to as many
@@ -243,11 +292,12 @@ type decoded struct {
 	done       chan struct{}
 }
 
-func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers) *readAhead {
+func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}) *readAhead {
 	ra := &readAhead{
 		spareBuffers: spares,
 		order:        make(chan *decoded, max(n-1, 1)),
 		quit:         make(chan struct{}),
+		closing:      closing,
 	}
 	work := make(chan *decoded)
 	ra.wg.Add(1)
@@ -270,6 +320,8 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			case ra.order <- d:
 			case <-ra.quit:
 				return
+			case <-ra.closing:
+				return
 			}
 			if err != nil {
 				return
@@ -277,6 +329,8 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			select {
 			case work <- d:
 			case <-ra.quit:
+				return
+			case <-ra.closing:
 				return
 			}
 		}
@@ -313,7 +367,13 @@ func (ra *readAhead) next(prev []byte) ([]byte, error) {
 		default:
 		}
 	}
-	d, ok := <-ra.order
+	var d *decoded
+	var ok bool
+	select {
+	case d, ok = <-ra.order:
+	case <-ra.closing:
+		return nil, errReaderClosed
+	}
 	if !ok {
 		return nil, io.EOF
 	}
@@ -329,6 +389,11 @@ func (ra *readAhead) stop() {
 	ra.wg.Wait()
 }
 
+// abandon ends the goroutines without waiting: a fetcher blocked in the
+// source's Read ends when that Read returns. They own the buffers they
+// hold, so nothing they do afterwards reaches the Reader.
+func (ra *readAhead) abandon() { close(ra.quit) }
+
 var errNoRandomAccess = errors.New("stream: source is neither an io.ReaderAt nor an io.ReadSeeker")
 
 // ReadAt reads decompressed bytes at offset off, decoding only the chunks
@@ -336,7 +401,7 @@ var errNoRandomAccess = errors.New("stream: source is neither an io.ReaderAt nor
 // safe to call from several goroutines, also alongside Read. It needs a
 // source that is an io.ReaderAt or an io.ReadSeeker.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
-	if r.closed {
+	if r.isClosed() {
 		return 0, fmt.Errorf("%w: ReadAt on closed stream.Reader", blosc2.ErrClosed)
 	}
 	if r.ra == nil {
@@ -357,7 +422,7 @@ func (r *Reader) Size() int64 {
 // Seek sets the position of the next Read (io.Seeker). It needs a source
 // that is an io.ReaderAt or an io.ReadSeeker.
 func (r *Reader) Seek(offset int64, whence int) (int64, error) {
-	if r.closed {
+	if r.isClosed() {
 		return 0, fmt.Errorf("%w: Seek on closed stream.Reader", blosc2.ErrClosed)
 	}
 	if r.ra == nil {

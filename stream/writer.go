@@ -13,6 +13,8 @@ import (
 type chunkSink interface {
 	WriteCompressedChunk(chunk []byte) error
 	Close() error
+	// Seekable reports whether Close patches the header in place.
+	Seekable() bool
 }
 
 // Writer compresses what is written to it into a Blosc2 contiguous frame
@@ -31,6 +33,19 @@ type chunkSink interface {
 //
 // An error of the destination surfaces on the next Write, Flush or Close;
 // the Writer then refuses further data.
+//
+// Close (or Reset) is required, as with zstd's encoder: it writes the last
+// chunk, the index and the trailer, and ends the goroutines. A Writer left
+// unclosed loses its buffered data and keeps, with concurrency above 1,
+// two goroutines and up to four chunk buffers alive.
+//
+// The destination decides the frame's form. A file (or any io.WriteSeeker
+// or io.WriterAt) gets one standard frame, its header patched at Close. A
+// pipe, a socket, or a file opened with O_APPEND (a shell's >>) gets the
+// unpatched form, which never rewrites a byte it wrote: appending a
+// stream to a file that already holds frames gives a concatenation, which
+// Reader, framereader and the blosc2 command read as one stream, and
+// which blosc2 join (framewriter.Join) turns into one frame for C-Blosc2.
 type Writer struct {
 	opts writerOptions
 	dst  io.Writer
@@ -44,6 +59,8 @@ type Writer struct {
 	spareRaw []byte
 	err      error // sticky error of this Writer (not of the pipeline)
 	state    writerState
+	// frames counts the frames Flush ended (unseekable destinations).
+	frames int
 }
 
 type writerState uint8
@@ -84,6 +101,7 @@ func (w *Writer) Reset(dst io.Writer) {
 	}
 	w.dst = dst
 	w.sink = nil
+	w.frames = 0
 	w.err = nil
 	w.state = writerOpen
 	if w.cur == nil {
@@ -203,10 +221,20 @@ func (w *Writer) submit() error {
 
 // Flush compresses and writes the data written so far, as a chunk shorter
 // than the chunk size when the current one is not full, and waits until
-// the destination has it. A short chunk followed by more data turns the
-// frame into a variable-chunk-size frame (format version 3, header
-// chunksize 0), which C-Blosc2 ≥ 2.x reads; frames without Flush keep one
-// chunk size. Flush does not flush w itself (e.g. a bufio.Writer).
+// the destination has it.
+//
+// On a destination that cannot seek (a socket, a pipe, an O_APPEND file)
+// Flush also ends the frame, writing its index and trailer, so that a
+// peer's Reader can return every byte written so far without waiting for
+// another byte; the next Write starts a new frame, and the peer reads the
+// frames as one stream. A Flush with nothing new to write writes nothing.
+//
+// On a seekable destination (a file) the frame goes on, so that C-Blosc2
+// opens one frame after Close: a short chunk followed by more data makes
+// it a variable-chunk-size frame (format version 3, header chunksize 0),
+// which C-Blosc2 ≥ 2.x reads; frames without Flush keep one chunk size.
+//
+// Flush does not flush the destination itself (e.g. a bufio.Writer).
 func (w *Writer) Flush() error {
 	if err := w.check(); err != nil {
 		return err
@@ -219,15 +247,41 @@ func (w *Writer) Flush() error {
 	if w.pipe != nil {
 		w.pipe.wait()
 	}
-	return w.check()
+	if err := w.check(); err != nil {
+		return err
+	}
+	if w.sink != nil && !w.sink.Seekable() {
+		return w.endFrame()
+	}
+	return nil
+}
+
+// endFrame ends the pipeline and the frame; the next chunk starts a new
+// frame.
+func (w *Writer) endFrame() error {
+	var err error
+	if w.pipe != nil {
+		err = w.pipe.close()
+		w.spareRaw, w.out = w.pipe.spares()
+		w.pipe = nil
+	}
+	if cerr := w.sink.Close(); err == nil {
+		err = cerr
+	}
+	w.sink = nil
+	w.frames++
+	w.err = err
+	return err
 }
 
 // Close writes the last chunk, the frame's index and trailer, and patches
-// the header's sizes when the destination can seek. It never closes the
-// underlying writer. Close is idempotent: later calls return nil.
+// the header's sizes when the destination can seek; an error doing so
+// (the patch included) is returned. It never closes the underlying
+// writer. Close is idempotent: later calls return the first one's result.
+// A stream of no bytes is one empty frame.
 func (w *Writer) Close() error {
 	if w.state == writerClosed {
-		return nil
+		return w.err
 	}
 	err := w.check()
 	if err == nil && len(w.cur) > 0 {
@@ -240,7 +294,7 @@ func (w *Writer) Close() error {
 		w.spareRaw, w.out = w.pipe.spares()
 		w.pipe = nil
 	}
-	if err == nil {
+	if err == nil && (w.sink != nil || w.frames == 0) {
 		err = w.ensureSink()
 	}
 	if w.sink != nil {

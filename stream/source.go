@@ -1,0 +1,182 @@
+package stream
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"sync"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/framereader"
+)
+
+// chunkSource yields the chunks of a stream's frames in order, each a
+// self-contained Blosc2 chunk (special entries of an index materialised as
+// special chunks); io.EOF after the last. reuse is a chunk buffer the
+// caller is done with, which the source may fill instead of allocating one.
+type chunkSource interface {
+	Next(reuse []byte) ([]byte, error)
+}
+
+// newSequentialSource reads frames front to back from a plain io.Reader.
+func newSequentialSource(src io.Reader, o *readerOptions) (chunkSource, error) {
+	cr, err := framereader.NewChunkReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: o.maxMemory}),
+		framereader.WithMultistream(!o.single))
+	if err != nil {
+		return nil, err
+	}
+	return sequentialSource{cr}, nil
+}
+
+// sequentialSource yields the chunks of frames read front to back. A
+// buffer to reuse receives a chunk only when it is large enough, so
+// memory still follows the chunks that actually arrive.
+type sequentialSource struct{ cr *framereader.ChunkReader }
+
+func (s sequentialSource) Next(reuse []byte) ([]byte, error) { return s.cr.NextAppend(reuse) }
+
+// randomAccess serves Seek and ReadAt through the frames' indexes: the
+// frames of a concatenation, one after the other.
+type randomAccess struct {
+	frames []*framereader.Reader
+	starts []int64 // uncompressed offset of each frame's first byte, and the total
+}
+
+// newRandomAccess opens src for random access when it allows it: an
+// io.ReaderAt whose size is known (Size() int64, or io.Seeker), or an
+// io.ReadSeeker. The first frame starts at the source's current position.
+// It returns nil, nil for sources that only stream.
+func newRandomAccess(src io.Reader, o *readerOptions) (*randomAccess, error) {
+	var ra io.ReaderAt
+	var start, size int64 = 0, -1
+	seeker, isSeeker := src.(io.Seeker)
+	if isSeeker {
+		cur, err := seeker.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return nil, nil // a Seek that fails (a pipe as *os.File): stream it
+		}
+		end, err := seeker.Seek(0, io.SeekEnd)
+		if err != nil {
+			return nil, nil
+		}
+		if _, err := seeker.Seek(cur, io.SeekStart); err != nil {
+			return nil, err
+		}
+		start, size = cur, end
+	}
+	switch s := src.(type) {
+	case io.ReaderAt:
+		ra = s
+		if sz, ok := src.(interface{ Size() int64 }); ok && size < 0 {
+			size = sz.Size()
+		}
+	case io.ReadSeeker:
+		ra = &seekReaderAt{rs: s}
+	}
+	if ra == nil || size < 0 {
+		return nil, nil
+	}
+	sec := io.NewSectionReader(ra, start, size-start)
+	fopts := []framereader.Option{framereader.WithDParams(blosc2.DParams{MaxNbytes: o.maxMemory})}
+	var frames []*framereader.Reader
+	if o.single {
+		fr, err := framereader.NewReader(sec, size-start, fopts...)
+		if err != nil {
+			return nil, err
+		}
+		frames = []*framereader.Reader{fr}
+	} else {
+		var err error
+		if frames, err = framereader.NewReaders(sec, size-start, fopts...); err != nil {
+			return nil, err
+		}
+	}
+	a := &randomAccess{frames: frames, starts: make([]int64, len(frames)+1)}
+	for i, f := range frames {
+		a.starts[i+1] = a.starts[i] + f.Size()
+	}
+	return a, nil
+}
+
+// seekReaderAt turns an io.ReadSeeker into an io.ReaderAt, one call at a time.
+type seekReaderAt struct {
+	mu sync.Mutex
+	rs io.ReadSeeker
+}
+
+func (s *seekReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, err := s.rs.Seek(off, io.SeekStart); err != nil {
+		return 0, err
+	}
+	return io.ReadFull(s.rs, p)
+}
+
+// frameAt is the frame holding uncompressed byte off (off < Size), past
+// empty frames.
+func (a *randomAccess) frameAt(off int64) int {
+	return sort.Search(len(a.frames), func(i int) bool { return a.starts[i+1] > off })
+}
+
+func (a *randomAccess) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
+	}
+	n := 0
+	for n < len(p) {
+		o := off + int64(n)
+		if o >= a.Size() {
+			return n, io.EOF
+		}
+		i := a.frameAt(o)
+		want := min(int64(len(p)-n), a.starts[i+1]-o)
+		k, err := a.frames[i].ReadAt(p[n:n+int(want)], o-a.starts[i])
+		n += k
+		if err != nil && !(err == io.EOF && int64(k) == want) {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+func (a *randomAccess) Size() int64 { return a.starts[len(a.frames)] }
+
+// source yields every chunk from the first.
+func (a *randomAccess) source() chunkSource { return &indexSource{a: a} }
+
+// sourceFrom yields the chunks from the one holding off, and how many of
+// its bytes to skip.
+func (a *randomAccess) sourceFrom(off int64) (chunkSource, int, error) {
+	if off >= a.Size() {
+		return &indexSource{a: a, frame: len(a.frames)}, 0, nil
+	}
+	f := a.frameAt(off)
+	i, start, err := a.frames[f].ChunkAt(off - a.starts[f])
+	if err != nil {
+		return nil, 0, err
+	}
+	return &indexSource{a: a, frame: f, next: i}, int(off - a.starts[f] - start), nil
+}
+
+// indexSource yields chunks through the indexes, in order.
+type indexSource struct {
+	a     *randomAccess
+	frame int
+	next  int
+}
+
+func (s *indexSource) Next(reuse []byte) ([]byte, error) {
+	for s.frame < len(s.a.frames) && s.next >= s.a.frames[s.frame].NumChunks() {
+		s.frame, s.next = s.frame+1, 0
+	}
+	if s.frame >= len(s.a.frames) {
+		return nil, io.EOF
+	}
+	c, err := s.a.frames[s.frame].AppendChunk(reuse[:0], s.next)
+	if err != nil {
+		return nil, fmt.Errorf("frame %d, chunk %d: %w", s.frame, s.next, err)
+	}
+	s.next++
+	return c, nil
+}
