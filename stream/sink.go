@@ -17,4 +17,3 @@ func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 	}
 	return framewriter.New(dst, opts...)
 }
-
