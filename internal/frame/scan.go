@@ -314,7 +314,7 @@ func frameReadAt(a *atSource, off, n int64) ([]byte, error) {
 // trailer reads a trailer; unless stale or salvaging, the frame ends.
 func (s *Scanner) trailer(stale bool) (Item, error) {
 	at := s.pos
-	limit := s.src.left()
+	limit := int64(-1) // the input's end is the limit: truncation
 	if s.patched {
 		limit = s.start + s.h.FrameLen - s.pos
 		if stale {
