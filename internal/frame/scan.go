@@ -172,6 +172,9 @@ func (s *Scanner) nextFrame() (Item, error) {
 	if len(b) == 0 && errors.Is(err, io.EOF) && s.frame >= 0 {
 		return Item{}, io.EOF
 	}
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return Item{}, fmt.Errorf("input offset %d, reading a frame header: %w", s.pos, err)
+	}
 	if s.frame >= 0 && !IsFrame(b) {
 		return Item{}, fmt.Errorf("%w: the bytes after frame %d, at input offset %d, are not a frame (they start % x)",
 			blosc2.ErrCorrupt, s.frame, s.pos, b[:min(len(b), 8)])
