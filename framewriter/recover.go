@@ -1,7 +1,6 @@
 package framewriter
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"os"
@@ -121,7 +120,7 @@ type item struct {
 	pos, n  int64
 	trailer bool
 	nbytes  int32
-	flags2  byte
+	vlBlock bool // the chunk has variable-length blocks
 }
 
 func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
@@ -153,7 +152,7 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 		return plan, err
 	}
 	hl := int64(h.HeaderLen)
-	items := scanItems(ra, size, hl, h.ChunkSize)
+	items := scanItems(ra, size, h.ChunkSize)
 
 	// Indexes: chunks followed by a trailer. The last one that checks out
 	// is the base; chunks after its trailer are appended to it.
@@ -230,7 +229,7 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 	// Sizes; the lost specials check compares with a stale header.
 	sizes := frame.NewSizes()
 	if len(items) > 0 && !items[0].trailer {
-		sizes.VLBlocks = items[0].flags2&1 != 0
+		sizes.VLBlocks = items[0].vlBlock
 	}
 	nspecial := 0
 	for i, e := range entries {
@@ -327,47 +326,32 @@ func indexAt(ra io.ReaderAt, it item, before []item, hl int64) (frame.Index, err
 	return x, nil
 }
 
-// scanItems walks the chunks section from hl and returns every whole
-// chunk (one that decodes) and trailer, up to the first thing that is
-// neither.
-func scanItems(ra io.ReaderAt, size, hl int64, chunksize int32) []item {
+// scanItems walks the chunks section of the frame at the start of ra and
+// returns every whole chunk (one that decodes) and trailer, up to the
+// first thing that is neither.
+func scanItems(ra io.ReaderAt, size int64, chunksize int32) []item {
 	var items []item
 	limit := int64(max(chunksize, 64<<20))
-	p := hl
-	var hb [32]byte
-	for p+blosc2.MinHeaderLen <= size {
-		n := min(32, size-p)
-		if _, err := ra.ReadAt(hb[:n], p); err != nil {
-			break
+	sc := frame.NewScannerAt(ra, size, frame.ScanOptions{Single: true, Salvage: true})
+	var c []byte
+	for {
+		it, err := sc.Next(c)
+		if err != nil {
+			return items
 		}
-		if hb[0] == 0x94 {
-			t, err := frame.ReadTrailer(io.NewSectionReader(ra, p, size-p), size-p)
-			if err != nil {
-				break
+		switch it.Kind {
+		case frame.ItemTrailer:
+			items = append(items, item{pos: it.Pos, n: it.Len, trailer: true})
+		case frame.ItemChunk, frame.ItemIndex:
+			c = it.Data
+			if int64(it.Prefix.Nbytes) > limit {
+				return items
 			}
-			items = append(items, item{pos: p, n: int64(len(t)), trailer: true})
-			p += int64(len(t))
-			continue
+			if _, err := blosc2.DecompressWith(nil, c, &blosc2.DParams{MaxNbytes: int(limit)}); err != nil {
+				return items
+			}
+			items = append(items, item{pos: it.Pos, n: it.Len, nbytes: int32(it.Prefix.Nbytes), vlBlock: it.Prefix.VLBlocks})
+			limit = max(limit, int64(it.Prefix.Nbytes))
 		}
-		cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-		nbytes := int64(int32(binary.LittleEndian.Uint32(hb[4:])))
-		if cb < blosc2.MinHeaderLen || cb > size-p || nbytes < 0 || nbytes > limit {
-			break
-		}
-		c := make([]byte, cb)
-		if _, err := ra.ReadAt(c, p); err != nil {
-			break
-		}
-		if _, err := blosc2.DecompressWith(nil, c, &blosc2.DParams{MaxNbytes: int(limit)}); err != nil {
-			break
-		}
-		it := item{pos: p, n: cb, nbytes: int32(nbytes)}
-		if n == 32 {
-			it.flags2 = hb[30]
-		}
-		items = append(items, it)
-		limit = max(limit, nbytes)
-		p += cb
 	}
-	return items
 }

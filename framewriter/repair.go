@@ -2,9 +2,6 @@ package framewriter
 
 import (
 	"bufio"
-	"bytes"
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,7 +16,8 @@ import (
 // frame_len, nbytes, cbytes, the chunk size and the format version, and
 // rewrites the header in one write (after which it syncs, unless
 // WithoutSync). A frame that is already patched is left alone. A frame
-// whose writer died before finishing has no index: use RecoverFile.
+// whose writer died before finishing has no index: use RecoverFile. A file
+// holding several frames is refused: Join makes one frame of them.
 func RepairFile(path string, opts ...Option) error {
 	o, err := newOptions(opts)
 	if err != nil {
@@ -41,6 +39,9 @@ func RepairFile(path string, opts ...Option) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
+	if l.End != st.Size() {
+		return fmt.Errorf("%w: %s: the frame ends at %d of %d bytes: another frame (or other bytes) follows; join the frames", blosc2.ErrUnsupported, path, l.End, st.Size())
+	}
 	if !l.Unpatched {
 		return nil
 	}
@@ -60,148 +61,69 @@ func RepairFile(path string, opts ...Option) error {
 
 // Repair copies the complete frame that src holds to dst in one pass,
 // patching its header: the standard form of a frame written to a pipe.
-// It reads src up to the end of the frame's trailer. dst must be able to
-// seek (io.WriteSeeker, io.WriterAt, a regular *os.File): the header comes
-// first but its sizes are known last. It holds one chunk at a time (and 4
-// bytes per chunk to size the frame). A frame that is already patched is
-// copied as is.
+// It reads src up to the end of the frame's trailer, and fails with
+// blosc2.ErrUnsupported when another frame follows (Join makes one frame
+// of several). dst must be able to seek (io.WriteSeeker, io.WriterAt, a
+// regular *os.File): the header comes first but its sizes are known last.
+// It holds one chunk at a time (and 4 bytes per chunk to size the frame).
+// A frame that is already patched is copied as is.
 func Repair(dst io.Writer, src io.Reader) error {
 	s := newSink(dst)
 	if !s.seekable() {
 		return fmt.Errorf("%w: Repair needs a destination that can seek", blosc2.ErrUnsupported)
 	}
 	br := bufio.NewReader(src)
-	var pos int64
-	readFull := func(p []byte, what string) error {
-		n, err := io.ReadFull(br, p)
-		pos += int64(n)
-		if err != nil {
-			return fmt.Errorf("%w: %s at frame offset %d: %v", blosc2.ErrTruncated, what, pos, err)
-		}
-		return nil
-	}
-	fixed := make([]byte, frame.FixedHeaderLen)
-	if err := readFull(fixed, "frame header"); err != nil {
-		return err
-	}
-	if frame.Detect(fixed, -1) != frame.KindContiguous {
-		return fmt.Errorf("%w: not a contiguous frame", blosc2.ErrHeader)
-	}
-	h, err := frame.ParseFixed(fixed)
+	sc := frame.NewScanner(br, frame.ScanOptions{Single: true})
+	hit, err := sc.Next(nil)
 	if err != nil {
 		return err
 	}
-	hb := bytes.NewBuffer(fixed)
-	n, err := io.CopyN(hb, br, int64(h.HeaderLen-frame.FixedHeaderLen))
-	pos += n
-	if err != nil {
-		return fmt.Errorf("%w: frame header of %d bytes: %v", blosc2.ErrTruncated, h.HeaderLen, err)
-	}
-	hdr := hb.Bytes()
-	if err := frame.ParseMetalayers(&h, hdr); err != nil {
+	h := *hit.Header
+	if err := s.write(hit.Data); err != nil {
 		return err
 	}
-	if err := s.write(hdr); err != nil {
-		return err
-	}
-	end := int64(-1) // end of the chunks section when the header says
-	if !h.Unpatched() {
-		end = int64(h.HeaderLen) + h.Cbytes
-	}
-	nb := map[int64]int32{}
-	var last []byte
-	lastPos := int64(-1)
-	var flags2 byte
+	nb := map[int64]int32{} // chunk nbytes by chunks-section offset
+	var idx, trailer []byte
+	var vlBlocks bool
 	for {
-		if end >= 0 && pos == end {
+		it, err := sc.Next(nil)
+		if err == io.EOF {
 			break
 		}
-		b, err := br.Peek(1)
 		if err != nil {
-			return fmt.Errorf("%w: stream ends at frame offset %d, before the trailer", blosc2.ErrTruncated, pos)
-		}
-		if b[0] == 0x94 && end < 0 {
-			break
-		}
-		if b[0] == 0x94 {
-			// A stale trailer inside the chunks section: copy it.
-			t, err := frame.ReadTrailer(br, end-pos)
-			pos += int64(len(t))
-			if err != nil {
-				return err
-			}
-			if err := s.write(t); err != nil {
-				return err
-			}
-			delete(nb, lastPos-int64(h.HeaderLen))
-			last = nil
-			continue
-		}
-		var hb [blosc2.MinHeaderLen]byte
-		at := pos
-		if err := readFull(hb[:], "chunk header"); err != nil {
 			return err
 		}
-		cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-		if cb < blosc2.MinHeaderLen || (end >= 0 && cb > end-at) {
-			return fmt.Errorf("%w: chunk at frame offset %d declares %d bytes", blosc2.ErrCorrupt, at, cb)
-		}
-		var buf bytes.Buffer
-		buf.Write(hb[:])
-		n, err := io.CopyN(&buf, br, cb-blosc2.MinHeaderLen)
-		pos += n
-		if err != nil {
-			return fmt.Errorf("%w: chunk at frame offset %d: %v", blosc2.ErrTruncated, at, err)
-		}
-		last, lastPos = buf.Bytes(), at
-		if lastPos == int64(h.HeaderLen) && len(last) >= 32 {
-			flags2 = last[30]
-		}
-		nb[at-int64(h.HeaderLen)] = int32(binary.LittleEndian.Uint32(hb[4:]))
-		if err := s.write(last); err != nil {
+		if err := s.write(it.Data); err != nil {
 			return err
 		}
-	}
-	// The index: the last chunk (unpatched) or the one at the section end.
-	var idx []byte
-	if end >= 0 {
-		if h.Nbytes > 0 {
-			c, err := readChunkFrom(br, &pos, h.FrameLen-pos)
-			if err != nil {
-				return fmt.Errorf("index chunk: %w", err)
+		switch {
+		case it.Kind == frame.ItemChunk:
+			if len(nb) == 0 {
+				vlBlocks = it.Prefix.VLBlocks
 			}
-			idx = c
-			if err := s.write(idx); err != nil {
-				return err
-			}
+			nb[it.Pos-int64(h.HeaderLen)] = int32(it.Prefix.Nbytes)
+		case it.Stale:
+		case it.Kind == frame.ItemIndex:
+			idx, h.Cbytes = it.Data, it.Pos-int64(h.HeaderLen)
+		case it.Kind == frame.ItemTrailer:
+			trailer = it.Data
 		}
-	} else if last != nil {
-		idx = last
-		delete(nb, lastPos-int64(h.HeaderLen))
-		h.Cbytes = lastPos - int64(h.HeaderLen)
-	} else {
-		h.Cbytes = 0
 	}
-	t, err := frame.ReadTrailer(br, -1)
-	pos += int64(len(t))
-	if err != nil {
-		return err
-	}
-	if err := s.write(t); err != nil {
-		return err
-	}
-	vl, err := frame.ParseTrailer(t)
-	if err != nil {
-		return err
+	if _, err := br.Peek(1); err == nil {
+		return fmt.Errorf("%w: another frame (or other bytes) follows at input offset %d: join the frames", blosc2.ErrUnsupported, sc.Offset())
 	}
 	if !h.Unpatched() {
-		if pos != h.FrameLen {
-			return fmt.Errorf("%w: frame ends at %d, frame_len says %d", blosc2.ErrCorrupt, pos, h.FrameLen)
-		}
 		return s.finish()
 	}
+	vl, err := frame.ParseTrailer(trailer)
+	if err != nil {
+		return err
+	}
+	if idx == nil {
+		h.Cbytes = 0
+	}
 	sizes := frame.NewSizes()
-	sizes.VLBlocks = flags2&1 != 0
+	sizes.VLBlocks = vlBlocks
 	if idx != nil {
 		x, err := frame.DecodeIndex(idx, -1)
 		if err != nil {
@@ -222,42 +144,17 @@ func Repair(dst io.Writer, src io.Reader) error {
 			sizes.Add(n)
 		}
 	}
-	h.FrameLen = pos
+	h.FrameLen = sc.Offset()
 	h.Nbytes = sizes.Nbytes
 	h.ChunkSize = sizes.ChunkSize
 	h.GeneralFlags = sizes.GeneralFlags()
 	h.HasVLMeta = len(vl) > 0
 	b := h.Append(nil)
-	if len(b) != len(hdr) {
-		return fmt.Errorf("%w: header re-encodes to %d bytes, not %d", blosc2.ErrUnsupported, len(b), len(hdr))
+	if len(b) != len(hit.Data) {
+		return fmt.Errorf("%w: header re-encodes to %d bytes, not %d", blosc2.ErrUnsupported, len(b), len(hit.Data))
 	}
 	if err := s.patch(0, b); err != nil {
 		return err
 	}
 	return s.finish()
-}
-
-// readChunkFrom reads one chunk of at most limit bytes from br.
-func readChunkFrom(br *bufio.Reader, pos *int64, limit int64) ([]byte, error) {
-	var hb [blosc2.MinHeaderLen]byte
-	n, err := io.ReadFull(br, hb[:])
-	*pos += int64(n)
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", blosc2.ErrTruncated, err)
-	}
-	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-	if cb < blosc2.MinHeaderLen || cb > limit {
-		return nil, fmt.Errorf("%w: chunk declares %d bytes, at most %d fit", blosc2.ErrCorrupt, cb, limit)
-	}
-	var buf bytes.Buffer
-	buf.Write(hb[:])
-	m, err := io.CopyN(&buf, br, cb-blosc2.MinHeaderLen)
-	*pos += m
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			err = io.ErrUnexpectedEOF
-		}
-		return nil, fmt.Errorf("%w: %v", blosc2.ErrTruncated, err)
-	}
-	return buf.Bytes(), nil
 }
