@@ -16,14 +16,19 @@ import (
 // b2c returns the path of the C-Blosc2 3.3.2 reference CLI, or skips.
 func b2c(t *testing.T) string {
 	t.Helper()
-	p := os.Getenv("BLOSC2_B2C")
-	if p == "" {
-		p = "/work/cref/bin/b2c"
-	}
+	p := b2cPath()
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C", p)
 	}
 	return p
+}
+
+// b2cPath is where the C-Blosc2 reference CLI is looked for.
+func b2cPath() string {
+	if p := os.Getenv("BLOSC2_B2C"); p != "" {
+		return p
+	}
+	return "/work/cref/bin/b2c"
 }
 
 // cInfo is the part of `b2c info` this test reads.
