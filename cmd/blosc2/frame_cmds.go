@@ -252,14 +252,83 @@ func describeFrame(r *framereader.Reader) frameInfo {
 	return fi
 }
 
-// infoFrame prints what info shows for a frame.
+// multiInfo is what info shows for a file holding several frames.
+type multiInfo struct {
+	NFrames int         `json:"nframes"`
+	FileLen int64       `json:"file_len"`
+	Nbytes  int64       `json:"nbytes"`
+	Cbytes  int64       `json:"cbytes"`
+	NChunks int         `json:"nchunks"`
+	Frames  []frameInfo `json:"frames"`
+}
+
+// openFrames opens every frame of the file at path: the frames of a
+// concatenation, or the one frame of a sparse directory or an older
+// format. close releases the file.
+func openFrames(path string) (frames []*framereader.Reader, size int64, close func(), err error) {
+	if f, err := framereader.DetectFile(path); err != nil || f != framereader.Contiguous {
+		r, err := framereader.Open(path)
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return []*framereader.Reader{r}, 0, func() { r.Close() }, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil {
+		frames, err = framereader.NewReaders(f, st.Size())
+	}
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return frames, st.Size(), func() { f.Close() }, nil
+}
+
+// infoFrame prints what info shows for a frame, or for each frame of a
+// concatenation and their totals.
 func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
-	r, err := framereader.Open(path)
+	frames, size, done, err := openFrames(path)
 	if err != nil {
 		return err
 	}
-	defer r.Close()
-	fi := describeFrame(r)
+	defer done()
+	if len(frames) == 1 {
+		return printFrame(describeFrame(frames[0]), asJSON, maxRows, stdout)
+	}
+	mi := multiInfo{NFrames: len(frames), FileLen: size}
+	for _, r := range frames {
+		fi := describeFrame(r)
+		mi.Nbytes += fi.Nbytes
+		mi.Cbytes += fi.Cbytes
+		mi.NChunks += fi.NChunks
+		mi.Frames = append(mi.Frames, fi)
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(mi)
+	}
+	ratio := 0.0
+	if mi.Cbytes > 0 {
+		ratio = float64(mi.Nbytes) / float64(mi.Cbytes)
+	}
+	fmt.Fprintf(stdout, "%d concatenated frames (read as one stream; 'blosc2 join' makes one frame for C-Blosc2): nbytes %d, cbytes %d (ratio %.2f), %d chunks, file %d bytes\n",
+		mi.NFrames, mi.Nbytes, mi.Cbytes, ratio, mi.NChunks, mi.FileLen)
+	for i, fi := range mi.Frames {
+		fmt.Fprintf(stdout, "\nframe %d at offset %d:\n", i, frames[i].Offset())
+		if err := printFrame(fi, false, maxRows, stdout); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// printFrame prints one frame's description.
+func printFrame(fi frameInfo, asJSON bool, maxRows int, stdout io.Writer) error {
 	if asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
