@@ -27,21 +27,33 @@ func isSentinel(err error) bool {
 // FuzzChunkReader decodes arbitrary bytes as a frame, sequentially and
 // with random access, seeded with C-Blosc2's frames. Nothing may panic or
 // hang; memory is capped; errors wrap the package sentinels.
+//
+// The seeds include concatenations of frames. When both ways read the
+// whole input without an error, they must agree byte for byte.
 func FuzzChunkReader(f *testing.F) {
+	var small [][]byte
 	for _, v := range testvec.Kind(f, "cframe") {
 		if b := v.Read(f); len(b) <= 1<<16 {
 			f.Add(b)
+			small = append(small, b)
 		}
+	}
+	for i := 1; i < len(small) && i < 6; i++ {
+		f.Add(append(append([]byte(nil), small[i-1]...), small[i]...))
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		opts := []stream.ReaderOption{stream.WithMaxMemory(8 << 20), stream.WithReaderConcurrency(2)}
 		// Sequential: a plain io.Reader.
+		var seq []byte
+		seqOK := false
 		if r, err := stream.NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, opts...); err == nil {
-			_, err = io.Copy(io.Discard, io.LimitReader(r, 64<<20))
+			var buf bytes.Buffer
+			_, err = io.Copy(&buf, io.LimitReader(r, 64<<20))
 			r.Close()
 			if err != nil && !isSentinel(err) {
 				t.Fatalf("sequential read: %v", err)
 			}
+			seq, seqOK = buf.Bytes(), err == nil && buf.Len() < 64<<20
 		} else if !isSentinel(err) {
 			t.Fatalf("NewReader: %v", err)
 		}
@@ -51,6 +63,10 @@ func FuzzChunkReader(f *testing.F) {
 				p := make([]byte, min(size, 4096))
 				if _, err := r.ReadAt(p, size/2-int64(len(p))/2); err != nil && err != io.EOF && !isSentinel(err) {
 					t.Fatalf("ReadAt: %v", err)
+				}
+				all := make([]byte, size)
+				if n, err := r.ReadAt(all, 0); seqOK && (err == nil || err == io.EOF) && n == len(all) && !bytes.Equal(all, seq) {
+					t.Fatalf("random access reads %d bytes, sequential %d, and they differ", len(all), len(seq))
 				}
 			}
 			r.Close()
