@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -107,4 +108,48 @@ func ExampleEncodeAll() {
 	data, err := stream.DecodeAll(nil, frame)
 	fmt.Println(string(data), err)
 	// Output: hello, blosc2 hello, blosc2 hello, blosc2 <nil>
+}
+
+// Send telemetry over a connection and flush it: the receiver gets every
+// flushed byte at once, while the sender goes on. On a connection each
+// Flush ends a frame; the receiver reads the frames as one stream.
+func ExampleWriter_Flush() {
+	send, recv := net.Pipe()
+	go func() {
+		w, _ := stream.NewWriter(send, stream.WithCodec(codec.LZ4))
+		for _, line := range []string{"temp=21.5\n", "temp=21.7\n"} {
+			w.Write([]byte(line))
+			w.Flush() // the receiver's Read returns this line now
+		}
+		w.Close()
+		send.Close()
+	}()
+	r, _ := stream.NewReader(recv)
+	defer r.Close()
+	buf := make([]byte, 1<<20)
+	for {
+		n, err := r.Read(buf)
+		fmt.Printf("%q\n", buf[:n])
+		if err != nil {
+			break
+		}
+	}
+	// Output:
+	// "temp=21.5\n"
+	// "temp=21.7\n"
+	// ""
+}
+
+// Read files appended to with >> or joined with cat: like gzip, a Reader
+// reads every frame of a concatenation.
+func ExampleNewReader_concatenated() {
+	a, _ := stream.EncodeAll(nil, []byte("monday\n"))
+	b, _ := stream.EncodeAll(nil, []byte("tuesday\n"))
+	r, _ := stream.NewReader(io.MultiReader(bytes.NewReader(a), bytes.NewReader(b)))
+	defer r.Close()
+	all, _ := io.ReadAll(r)
+	fmt.Printf("%s", all)
+	// Output:
+	// monday
+	// tuesday
 }
