@@ -39,6 +39,26 @@ func BenchmarkStream(b *testing.B) {
 				}
 			}
 		})
+		// The frame read front to back from a plain io.Reader, through
+		// Read calls of 64 KiB (what io.Copy does without WriteTo).
+		b.Run(fmt.Sprintf("read-sequential-64k/concurrency%d", conc), func(b *testing.B) {
+			r, err := NewReader(struct{ io.Reader }{bytes.NewReader(frame.Bytes())}, WithReaderConcurrency(conc))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer r.Close()
+			buf := make([]byte, 64<<10)
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := r.Reset(struct{ io.Reader }{bytes.NewReader(frame.Bytes())}); err != nil {
+					b.Fatal(err)
+				}
+				if n, err := io.CopyBuffer(struct{ io.Writer }{io.Discard}, struct{ io.Reader }{r}, buf); err != nil || n != int64(len(src)) {
+					b.Fatalf("read %d of %d bytes: %v", n, len(src), err)
+				}
+			}
+		})
 		b.Run(fmt.Sprintf("read/concurrency%d", conc), func(b *testing.B) {
 			r, err := NewReader(bytes.NewReader(frame.Bytes()), WithReaderConcurrency(conc))
 			if err != nil {
