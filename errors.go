@@ -24,4 +24,7 @@ var (
 	ErrTooLarge = errs.ErrTooLarge
 	// ErrClosed reports the use of a closed reader or writer.
 	ErrClosed = errs.ErrClosed
+	// ErrChecksum reports stored data whose checksum does not match: the
+	// frame was damaged after it was written.
+	ErrChecksum = errs.ErrChecksum
 )

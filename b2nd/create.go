@@ -91,6 +91,9 @@ func (s *arraySpec) frameOptions() ([]framewriter.Option, error) {
 	for _, m := range s.opts.metalayers {
 		fo = append(fo, framewriter.WithMetalayer(m.name, m.content))
 	}
+	if s.opts.noChecksums {
+		fo = append(fo, framewriter.WithoutChecksums())
+	}
 	return fo, nil
 }
 

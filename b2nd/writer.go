@@ -29,6 +29,7 @@ type createOptions struct {
 	cpSet                  bool
 	metalayers             []metalayer
 	sparse                 bool
+	noChecksums            bool
 }
 
 type metalayer struct {
@@ -92,6 +93,15 @@ func WithMetalayer(name string, content []byte) CreateOption {
 func WithSparse(sparse bool) CreateOption {
 	return func(o *createOptions) error {
 		o.sparse = sparse
+		return nil
+	}
+}
+
+// WithoutChecksums leaves out the per-chunk checksums the frame keeps by
+// default (framewriter.WithoutChecksums), as C-Blosc2 does.
+func WithoutChecksums() CreateOption {
+	return func(o *createOptions) error {
+		o.noChecksums = true
 		return nil
 	}
 }

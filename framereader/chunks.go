@@ -36,7 +36,8 @@ type ChunkReader struct {
 	dp    blosc2.DParams
 	frame frame.Item // the header item of the current frame
 
-	emitted []int64 // chunks-section offsets of the current frame's chunks
+	emitted []int64  // chunks-section offsets of the current frame's chunks
+	crcs    []uint32 // and their checksums
 	fNbytes int64   // their total uncompressed size
 	idx     []byte  // the current frame's index chunk, once read
 	queue   [][]byte
@@ -167,12 +168,13 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 	switch it.Kind {
 	case frame.ItemHeader:
 		s.frame = it
-		s.emitted, s.fNbytes, s.idx = s.emitted[:0], 0, nil
+		s.emitted, s.crcs, s.fNbytes, s.idx = s.emitted[:0], s.crcs[:0], 0, nil
 	case frame.ItemChunk:
 		if _, err := blosc2.ParseHeader(it.Data); err != nil {
 			return nil, fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", it.Frame, len(s.emitted), it.Pos, err)
 		}
 		s.emitted = append(s.emitted, it.Pos-int64(s.frame.Header.HeaderLen))
+		s.crcs = append(s.crcs, frame.ChunkCRC(it.Data))
 		return it.Data, nil
 	case frame.ItemIndex:
 		if !it.Stale {
@@ -197,10 +199,13 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if err != nil {
 		return err
 	}
-	s.vl = vl
+	s.vl = userVL(vl)
 	if s.idx == nil {
 		if len(s.emitted) > 0 {
 			return fmt.Errorf("%w: %d chunks but no index", blosc2.ErrCorrupt, len(s.emitted))
+		}
+		if err := s.verify(vl, trailer, frame.Index{}); err != nil {
+			return err
 		}
 		return s.checkTotal()
 	}
@@ -231,6 +236,9 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if j != len(s.emitted) {
 		return fmt.Errorf("%w: %d stored chunks, the index references %d", blosc2.ErrCorrupt, len(s.emitted), j)
 	}
+	if err := s.verify(vl, trailer, idx); err != nil {
+		return err
+	}
 	if len(specials) == 0 {
 		return s.checkTotal()
 	}
@@ -255,6 +263,41 @@ func (s *ChunkReader) finish(trailer []byte) error {
 			return fmt.Errorf("special chunk %d: %w", i, err)
 		}
 		s.queue = append(s.queue, c)
+	}
+	return nil
+}
+
+// verify checks the frame's chunks, read and yielded already, against its
+// checksum record, when it has a current one: as gzip checks its CRC at
+// the end of a member, before io.EOF.
+func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index) error {
+	state, sums, err := frame.LoadChecksums(vl, trailer, 64+4*idx.Len())
+	if err != nil || state != frame.ChecksumsValid {
+		return err
+	}
+	h := *s.frame.Header
+	if h.Unpatched() {
+		// Sizes not patched: only those the writer knew at the start.
+		h.Nbytes, h.ChunkSize = sums.Nbytes, sums.ChunkSize
+	}
+	if err := sums.CheckHeader(&h, idx.Len()); err != nil {
+		return err
+	}
+	j := 0
+	for i := range idx.Len() {
+		e := idx.At(i)
+		var err error
+		if e < 0 {
+			err = sums.Verify(i, e, nil)
+		} else if s.crcs[j] != sums.CRCs[i] {
+			err = fmt.Errorf("%w: chunk %d (stored at frame offset %d): CRC-32C %08x, recorded %08x", blosc2.ErrChecksum, i, e+int64(h.HeaderLen), s.crcs[j], sums.CRCs[i])
+		}
+		if e >= 0 {
+			j++
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 
@@ -35,6 +36,9 @@ type Reader struct {
 	dp      blosc2.DParams
 	closer  io.Closer
 	offset  int64 // in the input of NewReaders
+	// sums verify every chunk read when sumsState is ChecksumsValid.
+	sums      *frame.Checksums
+	sumsState frame.ChecksumState
 	// unpatched: the header's sizes were never patched (see Info).
 	unpatched bool
 	// ref is the reference of a packed super-chunk's delta filter.
@@ -182,8 +186,14 @@ func (r *Reader) use(l *frame.Layout, f Format) {
 	r.h = l.Header
 	r.idx = l.Index
 	r.nchunks = l.NChunks
-	r.vl = l.VL
+	r.vl = userVL(l.VL)
 	r.unpatched = l.Unpatched
+	r.sums, r.sumsState = l.Sums, l.SumsState
+}
+
+// userVL is vl without the checksum record, which is the format's own.
+func userVL(vl []frame.VLMeta) []frame.VLMeta {
+	return slices.DeleteFunc(slices.Clone(vl), func(m frame.VLMeta) bool { return m.Name == frame.ChecksumsName })
 }
 
 // contiguousSource reads chunks from the chunks section of a frame.
@@ -345,6 +355,11 @@ func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 		if err != nil {
 			return dst, err
 		}
+		if r.sums != nil {
+			if err := r.sums.Verify(i, e, nil); err != nil {
+				return dst, err
+			}
+		}
 		c, err := blosc2.AppendSpecial(dst, frame.EntryKind(e), n, int(r.h.TypeSize), int(r.h.BlockSize), nil)
 		if err != nil {
 			return dst, fmt.Errorf("chunk %d (special %v, %d bytes, typesize %d): %w", i, frame.EntryKind(e), n, r.h.TypeSize, err)
@@ -355,8 +370,19 @@ func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
+	if r.sums != nil {
+		if err := r.sums.Verify(i, e, c[len(dst):]); err != nil {
+			return dst, fmt.Errorf("%w (stored at %d)", err, e)
+		}
+	}
 	return c, nil
 }
+
+// Checksums says whether the frame carries chunk checksums: "crc32c"
+// (every chunk read is verified, ReadAt's partial reads included, since
+// they read the whole compressed chunk), "none" (frames C-Blosc2 writes)
+// or "stale" (a writer that does not keep them changed the frame).
+func (r *Reader) Checksums() string { return r.sumsState.String() }
 
 // checkedChunk returns chunk i checked against the size the frame
 // implies, ready for the chunk decoder (see packedDelta).

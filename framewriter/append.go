@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"path/filepath"
 
 	"github.com/blosc2go/blosc2"
@@ -143,7 +144,18 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 	if o.specials == SpecialsInline {
 		w.specials = SpecialsInline
 	}
-	w.vl = append(w.vl[:0], l.VL...)
+	w.vl = slices.DeleteFunc(append(w.vl[:0], l.VL...), func(m frame.VLMeta) bool { return m.Name == frame.ChecksumsName })
+	// Checksums go on when the frame has current ones (or no chunk yet);
+	// a frame without them (C-Blosc2's) stays without.
+	switch {
+	case l.SumsState == frame.ChecksumsValid:
+		w.crcs = slices.Clone(l.Sums.CRCs)
+	case l.NChunks > 0:
+		w.sums = false
+	}
+	if !w.sums {
+		w.crcs = make([]uint32, l.NChunks) // keeps crcs parallel to entries
+	}
 	for _, v := range o.vlmetas {
 		if err := w.SetVLMetalayer(v.name, v.content); err != nil {
 			return nil, err

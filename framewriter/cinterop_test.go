@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // b2c returns the path of the C-Blosc2 3.3.2 reference CLI, or skips.
@@ -109,7 +110,9 @@ func TestCInterop(t *testing.T) {
 			if info.NChunks != len(c.pieces) || info.Nbytes != int64(len(want)) {
 				t.Fatalf("C sees %d chunks, %d bytes", info.NChunks, info.Nbytes)
 			}
-			if len(info.Metalayers) != len(c.metas) || len(info.VLMetalayers) != len(c.vlmetas) {
+			// C-Blosc2 sees the checksum record as one more vlmetalayer.
+			if len(info.Metalayers) != len(c.metas) || len(info.VLMetalayers) != len(c.vlmetas)+1 ||
+				info.VLMetalayers[len(c.vlmetas)].Name != frame.ChecksumsName {
 				t.Fatalf("C sees metalayers %v, vlmetalayers %v", info.Metalayers, info.VLMetalayers)
 			}
 			for i, m := range c.vlmetas {

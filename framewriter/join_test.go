@@ -146,7 +146,7 @@ func TestJoin(t *testing.T) {
 		t.Skipf("C-Blosc2 reference CLI not found (%s): the joined frame was checked by this package only", b2cPath())
 	}
 	info, _ := cCheck(t, out, want, false)
-	if info.Nbytes != int64(len(want)) || len(info.Metalayers) != 1 || len(info.VLMetalayers) != 1 ||
+	if info.Nbytes != int64(len(want)) || len(info.Metalayers) != 1 || len(info.VLMetalayers) != 2 || // v, the checksums
 		info.VLMetalayers[0].Hex != hex.EncodeToString([]byte("same")) {
 		t.Fatalf("C-Blosc2 sees %+v", info)
 	}

@@ -18,6 +18,7 @@ type options struct {
 	specials SpecialMode
 	noSync   bool
 	sticky   bool
+	noSums   bool
 }
 
 type vlmetaOpt struct {
@@ -151,6 +152,17 @@ func WithoutSync() Option {
 func WithStickyBlockSize() Option {
 	return func(o *options) error {
 		o.sticky = true
+		return nil
+	}
+}
+
+// WithoutChecksums leaves out the per-chunk CRC-32C checksums a Writer
+// keeps by default (see the README's "Integrity"), as C-Blosc2 does.
+// Readers then cannot tell damaged chunks that still decode from good
+// ones.
+func WithoutChecksums() Option {
+	return func(o *options) error {
+		o.noSums = true
 		return nil
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
@@ -275,7 +276,15 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 			vl, plan.rep.VLMetaFound = nil, false
 		}
 	}
-	plan.tail = frame.AppendTrailer(idx, vl)
+	// A checksum record found is stale; one made afresh replaces it.
+	var fp frame.Fingerprint
+	if i := slices.IndexFunc(vl, func(m frame.VLMeta) bool { return m.Name == frame.ChecksumsName }); i >= 0 {
+		vl = slices.Delete(vl, i, i+1)
+		if vl, fp, err = recoveredChecksums(ra, size, hl, h, sizes, entries, items, vl); err != nil {
+			return plan, err
+		}
+	}
+	plan.tail = frame.AppendTrailer(idx, vl, fp)
 	h.FrameLen = keep + int64(len(plan.tail))
 	h.Nbytes = sizes.Nbytes
 	h.Cbytes = keep - hl
@@ -324,6 +333,38 @@ func indexAt(ra io.ReaderAt, it item, before []item, hl int64) (frame.Index, err
 		}
 	}
 	return x, nil
+}
+
+// recoveredChecksums adds to vl the checksum record of a recovered frame,
+// reading its kept chunks once more.
+func recoveredChecksums(ra io.ReaderAt, size, hl int64, h frame.Header, sizes frame.Sizes, entries []int64, items []item, vl []frame.VLMeta) ([]frame.VLMeta, frame.Fingerprint, error) {
+	if len(entries) > frame.MaxChecksummedChunks || len(vl) >= frame.MaxVLMetalayersWrite {
+		return vl, frame.Fingerprint{}, nil
+	}
+	lens := map[int64]int64{}
+	for _, it := range items {
+		if !it.trailer {
+			lens[it.pos-hl] = it.n
+		}
+	}
+	sums := frame.Checksums{Nbytes: sizes.Nbytes, ChunkSize: sizes.ChunkSize, TypeSize: h.TypeSize, BlockSize: h.BlockSize, CRCs: make([]uint32, len(entries))}
+	var c []byte
+	for i, e := range entries {
+		if e < 0 {
+			sums.CRCs[i] = frame.EntryCRC(e)
+			continue
+		}
+		var err error
+		if c, err = frame.ReadAppend(c[:0], ra, hl+e, lens[e], size, "chunk"); err != nil {
+			return nil, frame.Fingerprint{}, err
+		}
+		sums.CRCs[i] = frame.ChunkCRC(c)
+	}
+	m, fp, err := sums.Entry()
+	if err != nil {
+		return nil, frame.Fingerprint{}, err
+	}
+	return append(vl, m), fp, nil
 }
 
 // scanItems walks the chunks section of the frame at the start of ra and

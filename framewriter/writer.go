@@ -33,15 +33,20 @@ type Writer struct {
 	hdrLen int          // length once written (0 before)
 	vl     []frame.VLMeta
 
-	entries  []int64
-	sizes    frame.Sizes
-	cbytes   int64  // contiguous: chunks section length; sparse: Σ chunk file sizes
-	nextID   int64  // sparse: next chunk file number
-	adopt    []byte // sparse recovery: the bytes chunk file nextID already holds
-	specials SpecialMode
-	pending  []pendingSpecial // index-only specials, for relocation
-	fill     bool             // the index is FillSpecial's repeated value
-	lossy    bool             // the unpatched header says index-only specials exist
+	entries []int64
+	crcs    []uint32 // checksum of each stored chunk (0 for index-only ones)
+	sums    bool     // write the checksum record
+	// trailerHasVL: the trailer tail built holds vlmetalayers (the
+	// header's has_vlmetalayers).
+	trailerHasVL bool
+	sizes        frame.Sizes
+	cbytes       int64  // contiguous: chunks section length; sparse: Σ chunk file sizes
+	nextID       int64  // sparse: next chunk file number
+	adopt        []byte // sparse recovery: the bytes chunk file nextID already holds
+	specials     SpecialMode
+	pending      []pendingSpecial // index-only specials, for relocation
+	fill         bool             // the index is FillSpecial's repeated value
+	lossy        bool             // the unpatched header says index-only specials exist
 
 	buf     []byte
 	noSync  bool
@@ -125,7 +130,7 @@ func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
 	if dir != "" {
 		typ = frame.TypeSparse
 	}
-	w := &Writer{sink: s, dir: dir, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky}
+	w := &Writer{sink: s, dir: dir, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky, sums: !o.noSums}
 	w.h.Metalayers = o.metas
 	w.specials = o.specials
 	if w.specials == SpecialsAuto {
@@ -255,6 +260,7 @@ func (w *Writer) TruncateChunks(n int) error {
 		}
 	}
 	w.entries = w.entries[:n]
+	w.crcs = w.crcs[:n]
 	w.pending = slices.DeleteFunc(w.pending, func(p pendingSpecial) bool { return p.i >= n })
 	if n == 0 {
 		w.sizes = frame.NewSizes() // the next chunk sets VLBlocks again
@@ -334,6 +340,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		(kind != blosc2.SpecialNaN || h.TypeSize == int(w.h.TypeSize)) {
 		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
 		w.entries = append(w.entries, frame.SpecialEntry(kind))
+		w.crcs = append(w.crcs, 0)
 		if err := w.markLossy(); err != nil {
 			return err
 		}
@@ -348,6 +355,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 			return err
 		}
 		w.entries = append(w.entries, e)
+		w.crcs = append(w.crcs, w.crcOf(chunk))
 	}
 	w.fill = false
 	w.dirty = true
@@ -394,7 +402,7 @@ func (w *Writer) writeHeader(first int32) error {
 	if w.sizes.N == 0 && first > 0 {
 		h.ChunkSize = first
 	}
-	h.HasVLMeta = len(w.vl) > 0
+	h.HasVLMeta = len(w.vl) > 0 || w.sums // the checksum record is one
 	b := h.Append(nil)
 	if err := w.fail(w.sink.write(b)); err != nil {
 		return err
@@ -501,6 +509,12 @@ func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) e
 	w.h.BlockSize = int32(bs)
 	e := frame.SpecialEntry(kind)
 	w.entries = slices.Repeat([]int64{e}, int(total))
+	if w.sums && total <= frame.MaxChecksummedChunks {
+		w.crcs = make([]uint32, total)
+	} else {
+		w.sums = false
+		w.crcs = nil
+	}
 	w.sizes = frame.Sizes{ChunkSize: int32(chunksize), N: total, Nbytes: nitems * ts, Last: int32(chunksize), VLBlocks: false}
 	if left > 0 {
 		w.sizes.Last = int32(left * ts)
@@ -583,6 +597,9 @@ func (w *Writer) SetVLMetalayerWith(name string, content []byte, p *blosc2.CPara
 	}
 	if err := frame.CheckMetaName(name); err != nil {
 		return err
+	}
+	if name == frame.ChecksumsName {
+		return fmt.Errorf("%w: vlmetalayer name %q is reserved for the chunk checksums", blosc2.ErrInvalidOption, name)
 	}
 	q := blosc2.DefaultCParams()
 	if p != nil {
@@ -719,6 +736,9 @@ func (w *Writer) relocate() error {
 			return err
 		}
 		w.entries[p.i] = e
+		if w.sums {
+			w.crcs[p.i] = w.crcOf(c)
+		}
 	}
 	w.pending = nil
 	return nil
@@ -736,7 +756,45 @@ func (w *Writer) tail() (idx, trailer []byte, err error) {
 			return nil, nil, err
 		}
 	}
-	return idx, frame.AppendTrailer(nil, w.vl), nil
+	vl, fp, err := w.trailerVL()
+	if err != nil {
+		return nil, nil, err
+	}
+	w.trailerHasVL = len(vl) > 0
+	return idx, frame.AppendTrailer(nil, vl, fp), nil
+}
+
+// crcOf is the checksum of a stored chunk, when the frame keeps them.
+func (w *Writer) crcOf(chunk []byte) uint32 {
+	if !w.sums {
+		return 0
+	}
+	return frame.ChunkCRC(chunk)
+}
+
+// trailerVL is the trailer's vlmetalayers: the user's, and the checksum
+// record (see frame.ChecksumsName) with the fingerprint that vouches for
+// it. There is no record when the Writer keeps no checksums, when the
+// frame has too many chunks for one, or when the user's vlmetalayers
+// leave no room under C-Blosc2's limit of 16.
+func (w *Writer) trailerVL() ([]frame.VLMeta, frame.Fingerprint, error) {
+	if !w.sums || len(w.entries) > frame.MaxChecksummedChunks || len(w.vl) >= frame.MaxVLMetalayersWrite {
+		return w.vl, frame.Fingerprint{}, nil
+	}
+	sums := frame.Checksums{Nbytes: w.sizes.Nbytes, ChunkSize: w.sizes.ChunkSize, TypeSize: w.h.TypeSize, BlockSize: w.h.BlockSize,
+		CRCs: make([]uint32, len(w.entries))}
+	for i, e := range w.entries {
+		if e < 0 {
+			sums.CRCs[i] = frame.EntryCRC(e)
+		} else {
+			sums.CRCs[i] = w.crcs[i]
+		}
+	}
+	m, fp, err := sums.Entry()
+	if err != nil {
+		return nil, frame.Fingerprint{}, err
+	}
+	return append(slices.Clip(w.vl), m), fp, nil
 }
 
 // finalHeader is the header with the final sizes.
@@ -747,7 +805,7 @@ func (w *Writer) finalHeader(frameLen int64) []byte {
 	h.Cbytes = w.cbytes
 	h.ChunkSize = w.sizes.ChunkSize
 	h.GeneralFlags = w.sizes.GeneralFlags()
-	h.HasVLMeta = len(w.vl) > 0
+	h.HasVLMeta = w.trailerHasVL
 	return h.Append(nil)
 }
 

@@ -13,7 +13,7 @@ import (
 )
 
 var sentinels = []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
-	blosc2.ErrInvalidOption, blosc2.ErrTooLarge}
+	blosc2.ErrInvalidOption, blosc2.ErrTooLarge, blosc2.ErrChecksum}
 
 func isSentinel(err error) bool {
 	for _, s := range sentinels {

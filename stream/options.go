@@ -30,6 +30,7 @@ type writerOptions struct {
 	concurrency int
 	metalayers  []metalayer
 	vlmeta      []metalayer
+	noChecksums bool
 }
 
 func defaultWriterOptions() writerOptions {
@@ -164,6 +165,16 @@ func WithVLMeta(name string, value []byte) WriterOption {
 			return fmt.Errorf("%w: empty vlmetalayer name", blosc2.ErrInvalidOption)
 		}
 		o.vlmeta = append(o.vlmeta, metalayer{name, append([]byte(nil), value...)})
+		return nil
+	}
+}
+
+// WithoutChecksums leaves out the per-chunk CRC-32C checksums that frames
+// carry by default (README, "Integrity"), as C-Blosc2 does: readers can
+// then not tell a damaged chunk that still decodes from a good one.
+func WithoutChecksums() WriterOption {
+	return func(o *writerOptions) error {
+		o.noChecksums = true
 		return nil
 	}
 }

@@ -15,5 +15,8 @@ func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 	for _, m := range o.vlmeta {
 		opts = append(opts, framewriter.WithVLMetalayer(m.name, m.content))
 	}
+	if o.noChecksums {
+		opts = append(opts, framewriter.WithoutChecksums())
+	}
 	return framewriter.New(dst, opts...)
 }

@@ -14,4 +14,5 @@ var (
 	ErrInvalidOption = errors.New("blosc2: invalid option")
 	ErrTooLarge      = errors.New("blosc2: size exceeds limit")
 	ErrClosed        = errors.New("blosc2: use of closed object")
+	ErrChecksum      = errors.New("blosc2: checksum mismatch")
 )

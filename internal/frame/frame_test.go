@@ -37,7 +37,7 @@ func TestEmptyFrameBytes(t *testing.T) {
 		94 01 93 cd 00 06 de 00 00 dc 00 00 ce 00 00 00 23 d8 00`+strings.Repeat(" 00", 16))
 	h := defaultHeader()
 	h.FrameLen = 132
-	got := AppendTrailer(h.Append(nil), nil)
+	got := AppendTrailer(h.Append(nil), nil, Fingerprint{})
 	if !bytes.Equal(got, want) {
 		t.Fatalf("empty frame:\n got % x\nwant % x", got, want)
 	}
@@ -79,7 +79,7 @@ func TestTrailerBytes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := AppendTrailer(nil, []VLMeta{{Name: "vlm", Chunk: c}})
+	tr := AppendTrailer(nil, []VLMeta{{Name: "vlm", Chunk: c}}, Fingerprint{})
 	want := unhex(t, `94 01 93 cd 00 0f de 00 01 a3 76 6c 6d d2 00 00 00 15 dc 00 01 c6 00 00 00 26
 		05 01 07 08 06 00 00 00 01 00 00 00 26 00 00 00`)
 	if len(tr) != 87 || !bytes.HasPrefix(tr, want) {

@@ -22,6 +22,25 @@ type Layout struct {
 	// Unpatched reports a header whose sizes were never patched; Header
 	// then holds the values derived from the chunks, index and trailer.
 	Unpatched bool
+	// Sums are the chunk checksums when SumsState is ChecksumsValid.
+	Sums      *Checksums
+	SumsState ChecksumState
+}
+
+// loadChecksums reads the checksum record of a loaded frame and checks it
+// against the header.
+func (l *Layout) loadChecksums(trailer []byte) error {
+	state, sums, err := LoadChecksums(l.VL, trailer, checksumsHead+4*l.NChunks)
+	if err != nil {
+		return err
+	}
+	if state == ChecksumsValid {
+		if err := sums.CheckHeader(&l.Header, l.NChunks); err != nil {
+			return err
+		}
+	}
+	l.Sums, l.SumsState = sums, state
+	return nil
 }
 
 // ReadFull reads n bytes at off from ra, all of which must lie below size.
@@ -116,7 +135,10 @@ func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
 	if err := l.setup(h, idx, trailer); err != nil {
 		return nil, err
 	}
-	return l, l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen)
+	if err := l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen); err != nil {
+		return nil, err
+	}
+	return l, l.loadChecksums(trailer)
 }
 
 // LoadSparseIndex opens chunks.b2frame, the index file of a sparse frame:
@@ -166,7 +188,7 @@ func LoadSparseIndex(b []byte) (*Layout, error) {
 	if err := l.CheckEntries(0xFFFFFFFF); err != nil {
 		return nil, err
 	}
-	return l, nil
+	return l, l.loadChecksums(b[l.TrailerStart:])
 }
 
 // setup parses the index and the trailer and derives the chunk count as
@@ -304,7 +326,10 @@ func loadUnpatched(ra io.ReaderAt, size int64) (*Layout, error) {
 	h.GeneralFlags = sizes.GeneralFlags()
 	h.HasVLMeta = len(l.VL) > 0
 	l.Header = h
-	return l, l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen)
+	if err := l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen); err != nil {
+		return nil, err
+	}
+	return l, l.loadChecksums(trailer)
 }
 
 // Span is where one frame of a concatenation lies in its input.

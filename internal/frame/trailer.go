@@ -26,8 +26,9 @@ func TrailerLen(vl []VLMeta) int {
 }
 
 // AppendTrailer encodes the trailer as frame_update_trailer does (frame.md
-// §6) and appends it to dst.
-func AppendTrailer(dst []byte, vl []VLMeta) []byte {
+// §6), with the fingerprint fp (C-Blosc2's is the zero value), and
+// appends it to dst.
+func AppendTrailer(dst []byte, vl []VLMeta, fp Fingerprint) []byte {
 	start := len(dst)
 	idx := 6
 	for _, m := range vl {
@@ -57,8 +58,8 @@ func AppendTrailer(dst []byte, vl []VLMeta) []byte {
 	}
 	dst = append(dst, mpUint32)
 	dst = appendU32(dst, uint32(len(dst)-start+4+18))
-	dst = append(dst, mpFixExt16, 0)
-	dst = append(dst, make([]byte, 16)...)
+	dst = append(dst, mpFixExt16, byte(fp.Type))
+	dst = append(dst, fp.Value[:]...)
 	return dst
 }
 

@@ -1,0 +1,216 @@
+package frame
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"hash/crc32"
+
+	"github.com/blosc2go/blosc2"
+)
+
+// Checksums: per-chunk CRC-32C values, kept where C-Blosc2 looks at
+// nothing of them (README "Integrity"):
+//
+//   - a vlmetalayer named ChecksumsName whose value (a Blosc2 chunk, as
+//     every vlmetalayer) decompresses to the record:
+//     "B2CK", version 1, algorithm 1 (CRC-32C, Castagnoli), 2 zero bytes,
+//     nchunks uint64, nbytes int64, chunksize int32, typesize int32,
+//     blocksize int32, 4 zero bytes, then nchunks uint32 values, all
+//     little-endian. Value i is the CRC-32C of chunk i's bytes as stored
+//     (its cbytes from the chunk header, in the chunks section or its
+//     sparse-frame file), or, for a chunk the index records without
+//     storing it, of its 8-byte little-endian index entry. The sizes are
+//     the frame header's (after patching);
+//   - the trailer's fingerprint, C-Blosc2's fixext16 that it writes as
+//     type 0 and never reads: type 1 (32-bit) and the CRC-32C of the
+//     record, big-endian, in the last 4 of its 16 bytes.
+//
+// The fingerprint tells a current record from a stale one: a writer that
+// does not know the record (C-Blosc2 appending to the frame) keeps the
+// vlmetalayer but writes fingerprint type 0.
+
+// ChecksumsName is the vlmetalayer holding the checksum record.
+const ChecksumsName = "b2go.crc32c"
+
+const (
+	checksumsMagic   = "B2CK"
+	checksumsVersion = 1
+	algCRC32C        = 1
+	checksumsHead    = 40
+	// FingerprintCRC32 is the trailer fingerprint type of a 32-bit value.
+	FingerprintCRC32 = 1
+	// MaxChecksummedChunks bounds the record (4 bytes a chunk) so that it
+	// fits one chunk; frames with more chunks are written without it.
+	MaxChecksummedChunks = 1 << 26
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// ChunkCRC is the checksum of a stored chunk's bytes.
+func ChunkCRC(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// EntryCRC is the checksum of an index-only chunk: of its index entry.
+func EntryCRC(e int64) uint32 {
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(e))
+	return ChunkCRC(b[:])
+}
+
+// Checksums is a decoded checksum record.
+type Checksums struct {
+	Nbytes                         int64
+	ChunkSize, TypeSize, BlockSize int32
+	CRCs                           []uint32
+}
+
+// Append encodes the record.
+func (c *Checksums) Append(dst []byte) []byte {
+	dst = append(dst, checksumsMagic...)
+	dst = append(dst, checksumsVersion, algCRC32C, 0, 0)
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(len(c.CRCs)))
+	dst = binary.LittleEndian.AppendUint64(dst, uint64(c.Nbytes))
+	for _, v := range []int32{c.ChunkSize, c.TypeSize, c.BlockSize, 0} {
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(v))
+	}
+	for _, v := range c.CRCs {
+		dst = binary.LittleEndian.AppendUint32(dst, v)
+	}
+	return dst
+}
+
+// Entry encodes the record as the vlmetalayer that holds it (compressed
+// as a vlmetalayer value must be) and the fingerprint that vouches for it.
+func (c *Checksums) Entry() (VLMeta, Fingerprint, error) {
+	rec := c.Append(nil)
+	p := blosc2.DefaultCParams()
+	p.TypeSize, p.Level = 4, 1
+	chunk, err := blosc2.Compress(nil, rec, &p)
+	if err != nil {
+		return VLMeta{}, Fingerprint{}, err
+	}
+	return VLMeta{Name: ChecksumsName, Chunk: chunk}, RecordFingerprint(rec), nil
+}
+
+// ParseChecksums decodes a record.
+func ParseChecksums(b []byte) (*Checksums, error) {
+	if len(b) < checksumsHead || string(b[:4]) != checksumsMagic {
+		return nil, fmt.Errorf("%w: vlmetalayer %q is not a checksum record", blosc2.ErrChecksum, ChecksumsName)
+	}
+	if b[4] != checksumsVersion || b[5] != algCRC32C {
+		return nil, fmt.Errorf("%w: checksum record version %d, algorithm %d (this reader knows 1, 1)", blosc2.ErrUnsupported, b[4], b[5])
+	}
+	n := binary.LittleEndian.Uint64(b[8:])
+	if n != uint64(len(b)-checksumsHead)/4 || (len(b)-checksumsHead)%4 != 0 {
+		return nil, fmt.Errorf("%w: checksum record of %d bytes claims %d chunks", blosc2.ErrChecksum, len(b), n)
+	}
+	c := &Checksums{
+		Nbytes:    int64(binary.LittleEndian.Uint64(b[16:])),
+		ChunkSize: int32(binary.LittleEndian.Uint32(b[24:])),
+		TypeSize:  int32(binary.LittleEndian.Uint32(b[28:])),
+		BlockSize: int32(binary.LittleEndian.Uint32(b[32:])),
+		CRCs:      make([]uint32, n),
+	}
+	for i := range c.CRCs {
+		c.CRCs[i] = binary.LittleEndian.Uint32(b[checksumsHead+4*i:])
+	}
+	return c, nil
+}
+
+// Fingerprint is the trailer's last field: a type and 16 bytes.
+type Fingerprint struct {
+	Type  int8
+	Value [16]byte
+}
+
+// RecordFingerprint is the fingerprint that vouches for a record.
+func RecordFingerprint(record []byte) Fingerprint {
+	fp := Fingerprint{Type: FingerprintCRC32}
+	binary.BigEndian.PutUint32(fp.Value[12:], ChunkCRC(record))
+	return fp
+}
+
+// TrailerFingerprint reads the fingerprint at the end of t, a whole trailer.
+func TrailerFingerprint(t []byte) Fingerprint {
+	var fp Fingerprint
+	if len(t) >= 17 {
+		fp.Type = int8(t[len(t)-17])
+		copy(fp.Value[:], t[len(t)-16:])
+	}
+	return fp
+}
+
+// ChecksumState says what a frame's checksums are.
+type ChecksumState uint8
+
+// The states of a frame's checksums.
+const (
+	ChecksumsNone  ChecksumState = iota // no record: a frame C-Blosc2 (or WithoutChecksums) wrote
+	ChecksumsValid                      // a record the fingerprint vouches for: verified
+	ChecksumsStale                      // a record another writer kept without updating: ignored
+)
+
+func (s ChecksumState) String() string {
+	return [...]string{"none", "crc32c", "stale (the frame was changed by a writer that does not update them)"}[s]
+}
+
+// LoadChecksums finds the checksum record among a frame's vlmetalayers and
+// checks it against the trailer's fingerprint. A fingerprint of ours
+// without its record, or that does not match it, is ErrChecksum: the
+// trailer was damaged.
+func LoadChecksums(vl []VLMeta, trailer []byte, maxNbytes int) (ChecksumState, *Checksums, error) {
+	fp := TrailerFingerprint(trailer)
+	var chunk []byte
+	for _, m := range vl {
+		if m.Name == ChecksumsName {
+			chunk = m.Chunk
+		}
+	}
+	if chunk == nil {
+		if fp.Type == FingerprintCRC32 {
+			return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint vouches for a checksum record that is missing", blosc2.ErrChecksum)
+		}
+		return ChecksumsNone, nil, nil
+	}
+	if fp.Type != FingerprintCRC32 {
+		return ChecksumsStale, nil, nil
+	}
+	rec, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: maxNbytes})
+	if err != nil {
+		return ChecksumsNone, nil, fmt.Errorf("%w: checksum record: %w", blosc2.ErrChecksum, err)
+	}
+	if want := RecordFingerprint(rec); !bytes.Equal(want.Value[:], fp.Value[:]) {
+		return ChecksumsNone, nil, fmt.Errorf("%w: the checksum record does not match the trailer's fingerprint", blosc2.ErrChecksum)
+	}
+	c, err := ParseChecksums(rec)
+	if err != nil {
+		return ChecksumsNone, nil, err
+	}
+	return ChecksumsValid, c, nil
+}
+
+// CheckHeader compares the sizes the record saw with a frame header's.
+func (c *Checksums) CheckHeader(h *Header, nchunks int) error {
+	if int64(len(c.CRCs)) != int64(nchunks) || c.Nbytes != h.Nbytes || c.ChunkSize != h.ChunkSize ||
+		c.TypeSize != h.TypeSize || c.BlockSize != h.BlockSize {
+		return fmt.Errorf("%w: the header says %d chunks, nbytes %d, chunksize %d, typesize %d, blocksize %d; the checksum record %d, %d, %d, %d, %d",
+			blosc2.ErrChecksum, nchunks, h.Nbytes, h.ChunkSize, h.TypeSize, h.BlockSize, len(c.CRCs), c.Nbytes, c.ChunkSize, c.TypeSize, c.BlockSize)
+	}
+	return nil
+}
+
+// Verify checks chunk i: its stored bytes, or its index entry e when the
+// index records it without storing it.
+func (c *Checksums) Verify(i int, e int64, stored []byte) error {
+	if i < 0 || i >= len(c.CRCs) {
+		return fmt.Errorf("%w: chunk %d has no checksum (%d recorded)", blosc2.ErrChecksum, i, len(c.CRCs))
+	}
+	got := EntryCRC(e)
+	if e >= 0 {
+		got = ChunkCRC(stored)
+	}
+	if got != c.CRCs[i] {
+		return fmt.Errorf("%w: chunk %d: CRC-32C %08x, recorded %08x", blosc2.ErrChecksum, i, got, c.CRCs[i])
+	}
+	return nil
+}
