@@ -38,8 +38,8 @@ type ChunkReader struct {
 
 	emitted []int64  // chunks-section offsets of the current frame's chunks
 	crcs    []uint32 // and their checksums
-	fNbytes int64   // their total uncompressed size
-	idx     []byte  // the current frame's index chunk, once read
+	fNbytes int64    // their total uncompressed size
+	idx     []byte   // the current frame's index chunk, once read
 	queue   [][]byte
 	nbytes  int64 // uncompressed size of every chunk yielded
 	nchunks int

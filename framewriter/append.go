@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
