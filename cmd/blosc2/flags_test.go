@@ -232,7 +232,6 @@ func TestListAndTest(t *testing.T) {
 	}
 }
 
-
 // TestVersionAndHelp: --version names the module and Go; help and -h
 // write the command's flags to stdout and exit 0, as gzip -h does.
 func TestVersionAndHelp(t *testing.T) {

@@ -8,5 +8,5 @@ func physicalMemory() int64 {
 	if syscall.Sysinfo(&si) != nil {
 		return 0
 	}
-	return int64(si.Totalram) * int64(si.Unit)
+	return int64(si.Totalram) * int64(si.Unit) // uint32 on 386
 }

@@ -213,7 +213,7 @@ func TestMetadataKept(t *testing.T) {
 	}
 }
 
-func atimeOf(st *syscall.Stat_t) time.Time { return time.Unix(st.Atim.Sec, st.Atim.Nsec) }
+func atimeOf(st *syscall.Stat_t) time.Time { return time.Unix(int64(st.Atim.Sec), int64(st.Atim.Nsec)) }
 
 // TestBigChunkRoundTrip: compress accepts chunks up to
 // blosc2.MaxBufferSize, so decompress must take a frame whose chunks pass
@@ -225,7 +225,7 @@ func TestBigChunkRoundTrip(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes and reads a 1.1 GB chunk")
 	}
-	const chunk = 1_100_000_000
+	const chunk int64 = 1_100_000_000
 	if mem := physicalMemory(); mem != 0 && mem < 8*chunk {
 		t.Skipf("this machine has %d bytes of memory; the test wants about %d", mem, 8*chunk)
 	}
