@@ -43,11 +43,8 @@ func signalExitCode(s os.Signal) int {
 	return 1
 }
 
-// errExists and friends are the refusals of checkOutput; the tests match
-// their text.
-var (
-	errSameFile = errors.New("input and output are the same file")
-)
+// errSameFile is checkOutput's refusal to write over the input.
+var errSameFile = errors.New("input and output are the same file")
 
 // checkOutput refuses an output that would destroy something: the input
 // itself (compared by device and inode, so through hard links, symlinks
