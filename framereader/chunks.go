@@ -38,10 +38,17 @@ type ChunkReader struct {
 
 	emitted []int64  // chunks-section offsets of the current frame's chunks
 	crcs    []uint32 // and their checksums
+	// sumCRCs: compute them, the header announcing vlmetalayers (our
+	// checksum record is one; frames without any skip the work).
+	sumCRCs bool
 	fNbytes int64    // their total uncompressed size
 	idx     []byte   // the current frame's index chunk, once read
 	queue   [][]byte
 	nbytes  int64 // uncompressed size of every chunk yielded
+	// last is where the chunk last yielded lies: its number in its frame
+	// and its frame offset (-1 for one the index implies).
+	lastChunk int
+	lastPos   int64
 	nchunks int
 	vl      []frame.VLMeta // of the last frame read to its end
 	done    bool
@@ -65,7 +72,7 @@ func NewChunkReader(r io.Reader, opts ...Option) (*ChunkReader, error) {
 		}
 		return nil, err
 	}
-	s.frame = it
+	s.frame, s.sumCRCs = it, it.Header.HasVLMeta
 	return s, nil
 }
 
@@ -107,6 +114,13 @@ func (s *ChunkReader) VLMetalayer(name string) ([]byte, error) {
 // of them at io.EOF).
 func (s *ChunkReader) NumChunks() int { return s.nchunks }
 
+// Position says where the chunk Next returned last lies: the number of its
+// frame, its number in that frame, and its frame offset (-1 for a special
+// chunk the index records without storing it).
+func (s *ChunkReader) Position() (frame, chunk int, offset int64) {
+	return s.frame.Frame, s.lastChunk, s.lastPos
+}
+
 // Nbytes is the uncompressed size of the chunks yielded so far.
 func (s *ChunkReader) Nbytes() int64 { return s.nbytes }
 
@@ -126,6 +140,7 @@ func (s *ChunkReader) NextAppend(reuse []byte) ([]byte, error) {
 			s.queue[0] = nil
 			s.queue = s.queue[1:]
 			s.count(c)
+			s.lastChunk, s.lastPos = s.lastChunk+1, -1
 			return c, nil
 		}
 		if s.err != nil {
@@ -169,12 +184,16 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 	case frame.ItemHeader:
 		s.frame = it
 		s.emitted, s.crcs, s.fNbytes, s.idx = s.emitted[:0], s.crcs[:0], 0, nil
+		s.sumCRCs = it.Header.HasVLMeta
 	case frame.ItemChunk:
 		if _, err := blosc2.ParseHeader(it.Data); err != nil {
 			return nil, fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", it.Frame, len(s.emitted), it.Pos, err)
 		}
 		s.emitted = append(s.emitted, it.Pos-int64(s.frame.Header.HeaderLen))
-		s.crcs = append(s.crcs, frame.ChunkCRC(it.Data))
+		if s.sumCRCs {
+			s.crcs = append(s.crcs, frame.ChunkCRC(it.Data))
+		}
+		s.lastChunk, s.lastPos = len(s.emitted)-1, it.Pos
 		return it.Data, nil
 	case frame.ItemIndex:
 		if !it.Stale {
@@ -274,6 +293,9 @@ func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index)
 	state, sums, err := frame.LoadChecksums(vl, trailer, 64+4*idx.Len())
 	if err != nil || state != frame.ChecksumsValid {
 		return err
+	}
+	if !s.sumCRCs {
+		return fmt.Errorf("%w: the header says the frame has no vlmetalayers, but its trailer holds a checksum record", blosc2.ErrChecksum)
 	}
 	h := *s.frame.Header
 	if h.Unpatched() {

@@ -78,3 +78,61 @@ func BenchmarkStream(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkChecksums compares writing and reading 32 MiB of telemetry with
+// the per-chunk checksums (the default) and without, side by side: the
+// README quotes the ratio.
+func BenchmarkChecksums(b *testing.B) {
+	src := telemetry(32<<20, 0)
+	for _, sums := range []bool{true, false} {
+		name := map[bool]string{true: "on", false: "off"}[sums]
+		var opts []WriterOption
+		if !sums {
+			opts = append(opts, WithoutChecksums())
+		}
+		frame, err := EncodeAll(nil, src, append(opts, WithTypeSize(8))...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run("write/"+name, func(b *testing.B) {
+			var buf bytes.Buffer
+			w, err := NewWriter(&buf, append(opts, WithTypeSize(8), WithConcurrency(1))...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(src)))
+			for b.Loop() {
+				buf.Reset()
+				w.Reset(&buf)
+				w.Write(src)
+				if err := w.Close(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		for _, seq := range []bool{false, true} {
+			b.Run(fmt.Sprintf("read-sequential-%v/%s", seq, name), func(b *testing.B) {
+				src := func() io.Reader {
+					if seq {
+						return struct{ io.Reader }{bytes.NewReader(frame)}
+					}
+					return bytes.NewReader(frame)
+				}
+				r, err := NewReader(src(), WithReaderConcurrency(1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer r.Close()
+				b.SetBytes(32 << 20)
+				for b.Loop() {
+					if err := r.Reset(src()); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := io.Copy(io.Discard, r); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

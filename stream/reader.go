@@ -119,7 +119,7 @@ func (r *Reader) dparams() *blosc2.DParams {
 // cur empty.
 func (r *Reader) nextChunk(direct []byte) (int, error) {
 	if r.opts.concurrency <= 1 {
-		c, err := r.seq.Next(r.chunk)
+		c, pos, err := r.seq.Next(r.chunk)
 		if err != nil {
 			return 0, err
 		}
@@ -134,7 +134,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		}
 		out, err := blosc2.DecompressWith(dst, c, r.dparams())
 		if err != nil {
-			return 0, err
+			return 0, pos.wrap(err)
 		}
 		if into {
 			r.cur, r.curOff = r.cur[:0], 0
@@ -286,6 +286,7 @@ func newSpareBuffers(concurrency int) *spareBuffers {
 }
 
 type decoded struct {
+	pos        chunkPos
 	compressed []byte
 	out        []byte
 	err        error
@@ -311,8 +312,8 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			case reuse = <-ra.freeC:
 			default:
 			}
-			c, err := src.Next(reuse)
-			d := &decoded{compressed: c, err: err, done: make(chan struct{})}
+			c, pos, err := src.Next(reuse)
+			d := &decoded{pos: pos, compressed: c, err: err, done: make(chan struct{})}
 			if err != nil {
 				close(d.done)
 			}
@@ -346,6 +347,9 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				default:
 				}
 				d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp)
+				if d.err != nil {
+					d.err = d.pos.wrap(d.err)
+				}
 				select {
 				case ra.freeC <- d.compressed[:0]:
 				default:

@@ -15,7 +15,21 @@ import (
 // special chunks); io.EOF after the last. reuse is a chunk buffer the
 // caller is done with, which the source may fill instead of allocating one.
 type chunkSource interface {
-	Next(reuse []byte) ([]byte, error)
+	Next(reuse []byte) ([]byte, chunkPos, error)
+}
+
+// chunkPos is where a chunk comes from, for error messages.
+type chunkPos struct {
+	frame, chunk int
+	offset       int64 // in its frame; -1 for a chunk the index implies
+}
+
+// wrap names the chunk in a decoding error.
+func (p chunkPos) wrap(err error) error {
+	if p.offset < 0 {
+		return fmt.Errorf("frame %d, chunk %d (implied by the index): %w", p.frame, p.chunk, err)
+	}
+	return fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", p.frame, p.chunk, p.offset, err)
 }
 
 // newSequentialSource reads frames front to back from a plain io.Reader.
@@ -33,7 +47,11 @@ func newSequentialSource(src io.Reader, o *readerOptions) (chunkSource, error) {
 // memory still follows the chunks that actually arrive.
 type sequentialSource struct{ cr *framereader.ChunkReader }
 
-func (s sequentialSource) Next(reuse []byte) ([]byte, error) { return s.cr.NextAppend(reuse) }
+func (s sequentialSource) Next(reuse []byte) ([]byte, chunkPos, error) {
+	c, err := s.cr.NextAppend(reuse)
+	f, i, off := s.cr.Position()
+	return c, chunkPos{f, i, off}, err
+}
 
 // randomAccess serves Seek and ReadAt through the frames' indexes: the
 // frames of a concatenation, one after the other.
@@ -166,17 +184,23 @@ type indexSource struct {
 	next  int
 }
 
-func (s *indexSource) Next(reuse []byte) ([]byte, error) {
+func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 	for s.frame < len(s.a.frames) && s.next >= s.a.frames[s.frame].NumChunks() {
 		s.frame, s.next = s.frame+1, 0
 	}
 	if s.frame >= len(s.a.frames) {
-		return nil, io.EOF
+		return nil, chunkPos{}, io.EOF
 	}
-	c, err := s.a.frames[s.frame].AppendChunk(reuse[:0], s.next)
+	fr := s.a.frames[s.frame]
+	pos := chunkPos{s.frame, s.next, -1}
+	if ci, err := fr.ChunkInfo(s.next); err == nil && ci.Entry >= 0 {
+		pos.offset = int64(fr.Info().HeaderLen) + ci.Entry
+	}
+	c, err := fr.AppendChunk(reuse[:0], s.next)
 	if err != nil {
-		return nil, fmt.Errorf("frame %d, chunk %d: %w", s.frame, s.next, err)
+		// framereader names the chunk already.
+		return nil, pos, fmt.Errorf("frame %d: %w", s.frame, err)
 	}
 	s.next++
-	return c, nil
+	return c, pos, nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/b2nd"
@@ -27,8 +26,8 @@ func (f *b2ndFlags) register(fs interface {
 }
 
 // compressB2nd writes the C-order array read from r as a .b2nd frame to
-// out (a file), or to stdout when out is "" or "-".
-func compressB2nd(r io.Reader, out string, stdout io.Writer, p blosc2.CParams, f *b2ndFlags) error {
+// w (patched at the end when w is a file).
+func compressB2nd(r io.Reader, w io.Writer, p blosc2.CParams, f *b2ndFlags, noChecksum bool) error {
 	shape, err := b2nd.ParseShape(f.shape)
 	if err != nil {
 		return err
@@ -37,6 +36,9 @@ func compressB2nd(r io.Reader, out string, stdout io.Writer, p blosc2.CParams, f
 		return fmt.Errorf("--shape needs --dtype")
 	}
 	opts := []b2nd.CreateOption{b2nd.WithCParams(p)}
+	if noChecksum {
+		opts = append(opts, b2nd.WithoutChecksums())
+	}
 	if f.chunkshape != "" {
 		cs, err := b2nd.ParseShape32(f.chunkshape)
 		if err != nil {
@@ -51,35 +53,31 @@ func compressB2nd(r io.Reader, out string, stdout io.Writer, p blosc2.CParams, f
 		}
 		opts = append(opts, b2nd.WithBlockShape(bs...))
 	}
-	var w *b2nd.Writer
-	if out == "" || out == "-" {
-		w, err = b2nd.NewWriter(stdout, shape, f.dtype, opts...)
-	} else {
-		w, err = b2nd.Create(out, shape, f.dtype, opts...)
-	}
+	aw, err := b2nd.NewWriter(w, shape, f.dtype, opts...)
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(w, r); err != nil {
-		w.Close()
+	if _, err := io.Copy(aw, r); err != nil {
+		aw.Close()
 		return err
 	}
-	return w.Close()
+	return aw.Close()
 }
 
 // decompressB2nd writes the array at path (file or sparse directory) in C
 // order to out; ok is false when path is not an array.
-func decompressB2nd(path, out string, stdout io.Writer, threads int) (ok bool, err error) {
+func decompressB2nd(path string, w io.Writer, threads int) (ok bool, err error) {
 	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(blosc2.DParams{Threads: threads}))
 	if !ok || err != nil {
 		return false, err
 	}
 	defer a.Close()
-	return true, writeArray(a, out, stdout)
+	_, err = a.WriteTo(w)
+	return true, err
 }
 
 // decompressB2ndBytes is decompressB2nd for a frame read from stdin.
-func decompressB2ndBytes(data []byte, out string, stdout io.Writer, threads int) (ok bool, err error) {
+func decompressB2ndBytes(data []byte, w io.Writer, threads int) (ok bool, err error) {
 	if framereader.Detect(data, int64(len(data))) != framereader.Contiguous {
 		return false, nil
 	}
@@ -90,23 +88,8 @@ func decompressB2ndBytes(data []byte, out string, stdout io.Writer, threads int)
 	if err != nil {
 		return false, err
 	}
-	return true, writeArray(a, out, stdout)
-}
-
-func writeArray(a *b2nd.Array, out string, stdout io.Writer) error {
-	if out == "" || out == "-" {
-		_, err := a.WriteTo(stdout)
-		return err
-	}
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if _, err := a.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	_, err = a.WriteTo(w)
+	return true, err
 }
 
 // infoB2nd prints the array's geometry; ok is false when path is not an

@@ -1,105 +1,216 @@
 package main
 
 import (
-	"flag"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/stream"
 )
 
-// levelFlag is one of -1 … -9: a shortcut for --clevel.
-type levelFlag struct {
-	level int
-	dst   *int
+// source is an opened input: a file, a sparse frame directory (path only)
+// or standard input.
+type source struct {
+	name string      // as given; "-" for standard input
+	r    io.Reader   // nil for a directory
+	info os.FileInfo // of what was opened; nil for standard input that is no file
+	file bool        // a file given by name, which --rm / no -k may remove
+	size int64       // -1 if unknown
+	c    io.Closer
 }
 
-func (l levelFlag) String() string   { return "" }
-func (l levelFlag) IsBoolFlag() bool { return true }
-func (l levelFlag) Set(s string) error {
-	if s != "true" {
-		return fmt.Errorf("-%d takes no value", l.level)
+func (in *source) Close() {
+	if in.c != nil {
+		in.c.Close()
 	}
-	*l.dst = l.level
+}
+
+// openInput opens name ("-": standard input) the way gzip does: a
+// symbolic link or a special file is refused without -f, a directory is
+// skipped (unless dirOK: a sparse frame being decompressed).
+func (o *gzOptions) openInput(name string, dirOK bool) (*source, error) {
+	if name == "-" {
+		in := &source{name: name, r: o.stdin, size: -1}
+		if f, ok := o.stdin.(*os.File); ok {
+			if o.mode != modeCompress && isTerminal(f) && !o.force {
+				return nil, errors.New("stdin is a console, aborting")
+			}
+			in.info, _ = f.Stat() // for the same-file check of -o
+		}
+		return in, nil
+	}
+	lst, err := os.Lstat(name)
+	if err != nil {
+		return nil, err
+	}
+	if lst.Mode()&os.ModeSymlink != 0 && !o.force {
+		return nil, errors.New("is a symbolic link; not followed (use -f)")
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		if dirOK && isSparse(name) {
+			return &source{name: name, info: st, size: -1}, nil
+		}
+		return nil, warningf("is a directory; ignored (use -r)")
+	}
+	if !st.Mode().IsRegular() && !o.force {
+		return nil, warningf("is not a regular file; ignored (use -f)")
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	size := int64(-1)
+	if st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return &source{name: name, r: f, info: st, file: true, size: size, c: f}, nil
+}
+
+// output decides where the result for input name goes: "" for standard
+// output, else a path; remove says whether the input goes once the
+// output is safe (FILE → FILE.b2frame as gzip, unless -k; with -o only
+// with --rm, as zstd).
+func (o *gzOptions) output(name string, toName func(string) (string, error)) (out string, remove bool, err error) {
+	switch {
+	case o.toStdout || o.out == "-":
+		return "", false, nil
+	case o.out != "":
+		return o.out, o.rm && !o.keep && name != "-", nil
+	case name == "-":
+		return "", false, nil
+	}
+	out, err = toName(name)
+	return out, !o.keep, err
+}
+
+// compressOne compresses one input (see cmdGzip).
+func (o *gzOptions) compressOne(name string) error {
+	p, err := o.cf.params()
+	if err != nil {
+		return err
+	}
+	ext := formatExt[o.format]
+	if o.nd.shape != "" {
+		ext = ".b2nd"
+	}
+	out, remove, err := o.output(name, func(in string) (string, error) { return compressedName(in, ext) })
+	if err != nil {
+		return err
+	}
+	if out == "" && o.format == "sframe" {
+		return fmt.Errorf("--format sframe writes a directory: give it with -o or an input file")
+	}
+	if out == "" && isTerminal(o.stdout) && !o.force {
+		return fmt.Errorf("compressed data not written to a terminal (use -f to force, -o or redirect)")
+	}
+	in, err := o.openInput(name, false)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	direct := false
+	if out != "" {
+		if direct, err = checkOutput(out, in.info, o.force); err != nil {
+			return err
+		}
+	}
+	src, stop := withProgress(in.r, name, in.size, o.stderr, out != "" && !o.quiet)
+	cr := &countReader{r: src}
+	written, err := o.compressTo(cr, out, direct, p, in)
+	stop()
+	if err != nil {
+		return err
+	}
+	return o.done(in, out, remove, cr.n, written)
+}
+
+// compressTo compresses r into out (a temporary beside it, renamed into
+// place once complete) or standard output; it returns the bytes written.
+func (o *gzOptions) compressTo(r io.Reader, out string, direct bool, p blosc2.CParams, in *source) (int64, error) {
+	if o.format == "sframe" && o.nd.shape == "" {
+		d, err := createDirSink(out)
+		if err != nil {
+			return 0, err
+		}
+		if err := compressSparse(r, d.tmp, p, o.chunksize, o.metas, o.vlmetas, o.noChecksum); err != nil {
+			d.abort()
+			return 0, err
+		}
+		return dirSize(d.tmp), d.commit(in.info)
+	}
+	if out == "" {
+		return -1, o.compressStream(r, o.stdout, p)
+	}
+	f, err := createFileSink(out, direct)
+	if err != nil {
+		return 0, err
+	}
+	if err := o.compressStream(r, f.File, p); err != nil {
+		f.abort()
+		return 0, err
+	}
+	n := int64(-1)
+	if st, err := f.Stat(); err == nil {
+		n = st.Size()
+	}
+	if in.name == "-" {
+		return n, f.commit(nil)
+	}
+	return n, f.commit(in.info)
+}
+
+// compressStream writes r to w in the chosen container. The frame
+// writers patch the header when w can seek (a file).
+func (o *gzOptions) compressStream(r io.Reader, w io.Writer, p blosc2.CParams) error {
+	switch {
+	case o.nd.shape != "":
+		return compressB2nd(r, w, p, &o.nd, o.noChecksum)
+	case o.format == "chunk":
+		return compressChunk(r, w, &p)
+	}
+	return compressFrame(r, w, p, o.chunksize, o.metas, o.vlmetas, o.noChecksum)
+}
+
+// done reports (-v) and removes the input once its output is safe on disk.
+func (o *gzOptions) done(in *source, out string, remove bool, nin, nout int64) error {
+	what := "written to standard output"
+	if out != "" {
+		what = "wrote " + out
+	}
+	if remove && in.file {
+		in.Close() // before removing: some systems refuse to remove open files
+		if err := os.Remove(in.name); err != nil {
+			return fmt.Errorf("output %s complete, but the input stays: %w", out, err)
+		}
+		what = "replaced with " + out
+	}
+	if o.verbose {
+		ratio := 0.0
+		switch {
+		case nout < 0:
+			fmt.Fprintf(o.stderr, "%s: %d bytes in -- %s\n", in.name, nin, what)
+			return nil
+		case o.mode == modeCompress && nout > 0:
+			ratio = float64(nin) / float64(nout)
+		case o.mode != modeCompress && nin > 0:
+			ratio = float64(nout) / float64(nin)
+		}
+		fmt.Fprintf(o.stderr, "%s: %d -> %d bytes (ratio %.3f) -- %s\n", in.name, nin, nout, ratio, what)
+	}
 	return nil
 }
 
-func cmdCompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("compress", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cf cflags
-	cf.register(fs)
-	for l := 1; l <= 9; l++ {
-		fs.Var(levelFlag{l, &cf.clevel}, strconv.Itoa(l), fmt.Sprintf("same as --clevel %d", l))
-	}
-	var g gzipFlags
-	g.register(fs)
-	format := fs.String("format", "cframe", "output container: cframe (contiguous frame), sframe (sparse frame: a directory) or chunk (one chunk)")
-	chunksize := fs.Int("chunksize", stream.DefaultChunkSize, "bytes per chunk in a frame")
-	var metas metaList
-	var vlmetas vlmetaList
-	fs.Var(&metas, "meta", "fixed metalayer NAME=HEX (frames; repeatable)")
-	fs.Var(&vlmetas, "vlmeta", "variable-length metalayer NAME=VALUE (frames; repeatable)")
-	var nd b2ndFlags
-	nd.register(fs)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(pos) > 1 {
-		return fmt.Errorf("compress takes one input, got %d", len(pos))
-	}
-	p, err := cf.params()
-	if err != nil {
-		return err
-	}
-	in := ""
-	if len(pos) == 1 {
-		in = pos[0]
-	}
-	ext := map[string]string{"cframe": ".b2frame", "sframe": ".b2frame", "chunk": ".cdata"}[*format]
-	if nd.shape != "" {
-		ext = ".b2nd"
-	}
-	if ext == "" {
-		return fmt.Errorf("unknown format %q (cframe, sframe or chunk)", *format)
-	}
-	if *format != "cframe" && *format != "sframe" && (len(metas) > 0 || len(vlmetas) > 0) {
-		return fmt.Errorf("--meta and --vlmeta need a frame format")
-	}
-	plan, err := g.plan(in, compressedName(ext))
-	if err != nil {
-		return err
-	}
-	if plan.out == "" && isTerminal(stdout) && !g.force {
-		return fmt.Errorf("compressed data not written to a terminal (use -f to force, -o or redirect)")
-	}
-	r, err := openInput(plan.in, stdin)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	src := startProgress(r, inputSize(plan.in), stderr, plan)
-	switch {
-	case nd.shape != "":
-		err = compressB2nd(src, plan.out, stdout, p, &nd)
-	case *format == "sframe":
-		if plan.out == "" {
-			return fmt.Errorf("--format sframe writes a directory: give it with -o or an input file")
-		}
-		err = compressSparse(src, plan.out, p, *chunksize, metas, vlmetas)
-	case *format == "chunk":
-		err = compressChunk(src, plan.out, stdout, &p)
-	default:
-		err = compressStream(src, plan.out, stdout, p, *chunksize, metas, vlmetas)
-	}
-	return finish(plan, err)
-}
-
-func compressChunk(r io.Reader, out string, stdout io.Writer, p *blosc2.CParams) error {
+func compressChunk(r io.Reader, w io.Writer, p *blosc2.CParams) error {
 	src, err := io.ReadAll(io.LimitReader(r, blosc2.MaxBufferSize+1))
 	if err != nil {
 		return err
@@ -111,42 +222,55 @@ func compressChunk(r io.Reader, out string, stdout io.Writer, p *blosc2.CParams)
 	if err != nil {
 		return err
 	}
-	return writeOutput(out, stdout, chunk)
+	_, err = w.Write(chunk)
+	return err
 }
 
-// compressStream writes a contiguous frame through the stream package:
-// chunks compressed by a goroutine pipeline, header patched when the
-// output is a file.
-func compressStream(r io.Reader, out string, stdout io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
+// compressFrame writes a contiguous frame through the stream package:
+// chunks compressed by a goroutine pipeline, header patched when w is a
+// file.
+func compressFrame(r io.Reader, w io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList, noChecksum bool) error {
 	opts := []stream.WriterOption{stream.WithCParams(p), stream.WithChunkSize(chunksize)}
+	if noChecksum {
+		opts = append(opts, stream.WithoutChecksums())
+	}
 	for _, m := range metas {
 		opts = append(opts, stream.WithMetalayer(m.name, m.content))
 	}
 	for _, v := range vlmetas {
 		opts = append(opts, stream.WithVLMeta(v[0], []byte(v[1])))
 	}
-	dst := stdout
-	if out != "" {
-		f, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		dst = f
-	}
-	w, err := stream.NewWriter(dst, opts...)
+	zw, err := stream.NewWriter(w, opts...)
 	if err != nil {
 		return err
 	}
-	if _, err := w.ReadFrom(r); err != nil {
-		w.Close()
+	if _, err := zw.ReadFrom(r); err != nil {
+		zw.Close()
 		return err
 	}
-	if err := w.Close(); err != nil {
-		return err
+	return zw.Close()
+}
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// dirSize is the total size of the files in dir.
+func dirSize(dir string) int64 {
+	var n int64
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
 	}
-	if f, ok := dst.(*os.File); ok && out != "" {
-		return f.Close()
-	}
-	return nil
+	return n
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -13,75 +12,124 @@ import (
 	"github.com/blosc2go/blosc2/stream"
 )
 
-// cmdDecompress decodes a chunk, a contiguous frame, a sparse frame
-// directory, or an older container, told apart by content.
-func cmdDecompress(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("decompress", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var g gzipFlags
-	g.register(fs)
-	threads := fs.Int("threads", 0, "goroutines decompressing (0: one per CPU, at most 8)")
-	pos, err := parseInterleaved(fs, args)
+// decompressOne decodes one input (see cmdGzip) — a chunk, a contiguous
+// frame, a sparse frame directory or an older container, told apart by
+// content — into its output, or, testing (-t), into nothing: the same
+// decoding path either way.
+func (o *gzOptions) decompressOne(name string) error {
+	out, remove := "", false
+	if o.mode == modeDecompress {
+		var err error
+		if out, remove, err = o.output(name, decompressedName); err != nil {
+			return err
+		}
+	}
+	in, err := o.openInput(name, true)
 	if err != nil {
 		return err
 	}
-	if len(pos) > 1 {
-		return fmt.Errorf("decompress takes one input, got %d", len(pos))
+	defer in.Close()
+	direct := false
+	if out != "" {
+		if direct, err = checkOutput(out, in.info, o.force); err != nil {
+			return err
+		}
 	}
-	in := ""
-	if len(pos) == 1 {
-		in = pos[0]
+	var w io.Writer = io.Discard
+	var sink *fileSink
+	switch {
+	case o.mode == modeTest:
+	case out == "":
+		w = o.stdout
+	default:
+		if sink, err = createFileSink(out, direct); err != nil {
+			return err
+		}
+		w = sink
 	}
-	plan, err := g.plan(in, decompressedName)
+	r := in.r
+	if in.name == "-" {
+		var stop func()
+		r, stop = withProgress(r, name, -1, o.stderr, out != "" && !o.quiet)
+		defer stop()
+	}
+	cw := &countWriter{w: w}
+	bw := bufio.NewWriterSize(cw, 1<<20)
+	err = decompressInput(bw, in, r, threadCount(o.cf.threads))
+	if err == nil {
+		err = bw.Flush()
+	}
+	if sink != nil {
+		if err != nil {
+			sink.abort()
+			return err
+		}
+		meta := in.info
+		if in.name == "-" {
+			meta = nil
+		}
+		if err = sink.commit(meta); err != nil {
+			return err
+		}
+	}
 	if err != nil {
 		return err
 	}
-	return finish(plan, decompressPlan(plan, stdin, stdout, stderr, threadCount(*threads)))
+	if o.mode == modeTest {
+		if o.verbose {
+			fmt.Fprintf(o.stderr, "%s: OK (%d bytes)\n", name, cw.n)
+		}
+		return nil
+	}
+	nin := in.size
+	if in.r == nil {
+		nin = dirSize(name)
+	}
+	// A sparse frame directory is kept: removing it would mean removing a
+	// directory tree, which this command never does to a path it did not
+	// create.
+	in.file = in.file && in.r != nil
+	return o.done(in, out, remove, nin, cw.n)
 }
 
-func decompressPlan(plan ioPlan, stdin io.Reader, stdout, stderr io.Writer, threads int) error {
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// decompressInput writes what in holds, decoded, to w; r reads in (or
+// standard input). b2nd arrays decode to the array in C order, without
+// chunk padding.
+func decompressInput(w io.Writer, in *source, r io.Reader, threads int) error {
 	dp := blosc2.DParams{Threads: threads}
-	// b2nd arrays decode to the array in C order, without chunk padding.
-	if plan.in != "" {
-		if f, err := framereader.DetectFile(plan.in); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
-			if ok, err := decompressB2nd(plan.in, plan.out, stdout, threads); ok || err != nil {
+	if in.name != "-" {
+		if f, err := framereader.DetectFile(in.name); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
+			if ok, err := decompressB2nd(in.name, w, threads); ok || err != nil {
 				return err
 			}
 		}
-	} else {
-		br := bufio.NewReaderSize(stdin, 1<<16)
-		stdin = br
-		if isB2ndStream(br) {
-			data, err := io.ReadAll(br)
-			if err != nil {
-				return err
-			}
-			if ok, err := decompressB2ndBytes(data, plan.out, stdout, threads); ok || err != nil {
-				return err
-			}
-			stdin = bytes.NewReader(data)
-		}
+		return decompressTo(w, in.name, r, dp)
 	}
-	var w io.Writer = stdout
-	if plan.out != "" {
-		f, err := os.Create(plan.out)
+	br := bufio.NewReaderSize(r, 1<<16)
+	r = br
+	if isB2ndStream(br) {
+		data, err := io.ReadAll(br)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		w = f
+		if ok, err := decompressB2ndBytes(data, w, threads); ok || err != nil {
+			return err
+		}
+		r = bytes.NewReader(data)
 	}
-	bw := bufio.NewWriterSize(w, 1<<20)
-	if err := decompressTo(bw, plan.in, startProgress(stdin, -1, stderr, plan), dp); err != nil {
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	if f, ok := w.(*os.File); ok && plan.out != "" {
-		return f.Close()
-	}
-	return nil
+	return decompressTo(w, "", r, dp)
 }
 
 func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) error {
@@ -175,13 +223,55 @@ func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {
 // streamFrame decodes a contiguous frame with the stream package: chunks
 // decompressed ahead by dp.Threads goroutines.
 func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
-	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Threads))
+	var head []byte
+	switch x := r.(type) {
+	case *bufio.Reader:
+		head, _ = x.Peek(x.Size())
+	case io.ReaderAt:
+		head = make([]byte, 64<<10)
+		n, _ := x.ReadAt(head, 0)
+		head = head[:n]
+	}
+	opts, err := readerOptions(head, dp.Threads)
+	if err != nil {
+		return err
+	}
+	zr, err := stream.NewReader(r, opts...)
 	if err != nil {
 		return err
 	}
 	defer zr.Close()
 	_, err = zr.WriteTo(w)
 	return err
+}
+
+// readerOptions are the stream.Reader options for the frame whose first
+// bytes are head. The Reader caps a chunk at stream.DefaultMaxMemory (1
+// GiB) against hostile headers, but compress writes chunks up to
+// blosc2.MaxBufferSize: what compress wrote must decompress, as with zstd.
+// So a frame declaring larger chunks raises the cap to its chunk size, if
+// this machine holds what decoding takes (about (concurrency+2) chunks;
+// concurrency is lowered to fit). A chunk larger than its frame declares
+// still fails.
+func readerOptions(head []byte, threads int) ([]stream.ReaderOption, error) {
+	opts := []stream.ReaderOption{stream.WithReaderConcurrency(threads)}
+	s, err := framereader.NewChunkReader(bytes.NewReader(head))
+	if err != nil {
+		return opts, nil // stream.NewReader says what is wrong
+	}
+	cs := s.Info().ChunkSize
+	if cs <= stream.DefaultMaxMemory {
+		return opts, nil
+	}
+	conc := threads
+	if phys := physicalMemory(); phys > 0 {
+		if need := 3 * int64(cs); need > phys {
+			return nil, fmt.Errorf("%w: the frame declares %d-byte chunks; decoding one takes about %d bytes, more than this machine's %d",
+				blosc2.ErrTooLarge, cs, need, phys)
+		}
+		conc = min(conc, max(1, int(phys/int64(cs))-2))
+	}
+	return []stream.ReaderOption{stream.WithReaderConcurrency(conc), stream.WithMaxMemory(cs)}, nil
 }
 
 // copyFrame decodes every chunk of r in order into w.

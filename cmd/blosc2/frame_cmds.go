@@ -93,11 +93,14 @@ func writeFrame(w *framewriter.Writer, r io.Reader, chunksize int, vlmetas vlmet
 
 // compressSparse is compress --format sframe: a directory of chunk files.
 // (Contiguous frames go through the stream package: compressStream.)
-func compressSparse(r io.Reader, out string, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList) error {
+func compressSparse(r io.Reader, out string, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList, noChecksum bool) error {
 	if chunksize < 1 || chunksize > blosc2.MaxBufferSize {
 		return fmt.Errorf("--chunksize %d outside 1-%d", chunksize, blosc2.MaxBufferSize)
 	}
 	opts := []framewriter.Option{framewriter.WithCParams(p)}
+	if noChecksum {
+		opts = append(opts, framewriter.WithoutChecksums())
+	}
 	for _, m := range metas {
 		opts = append(opts, framewriter.WithMetalayer(m.name, m.content))
 	}
@@ -218,7 +221,7 @@ func describeFrame(r *framereader.Reader) frameInfo {
 	for i := range r.NumChunks() {
 		ci, err := r.ChunkInfo(i)
 		row := chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
-			Codec: codec.Name(ci.Header.Codec), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
+			Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
 		if ci.Special != blosc2.SpecialNone {
 			row.Special = ci.Special.String()
 		}
@@ -408,25 +411,35 @@ func cmdRepair(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "%s: header patched (or already complete)\n", pos[0])
 		return nil
 	}
-	r, err := openInput(pos[0], stdin)
+	r, err := openNamed(pos[0], stdin)
 	if err != nil {
 		return err
 	}
 	defer r.Close()
-	f, err := os.Create(*out)
+	var src os.FileInfo
+	if f, ok := r.(*os.File); ok {
+		src, _ = f.Stat()
+	}
+	// -o overwrites a file (as before), never the input or a directory,
+	// and leaves an existing file whole until the repaired one is complete.
+	direct, err := checkOutput(*out, src, true)
+	if err != nil {
+		return err
+	}
+	f, err := createFileSink(*out, direct)
 	if err != nil {
 		return err
 	}
 	if err := framewriter.Repair(f, r); err != nil {
-		f.Close()
-		os.Remove(*out)
+		f.abort()
 		return err
 	}
-	return f.Close()
+	return f.commit(src)
 }
 
-// recoverTo writes the frame recovered from the frame file in to a new
-// file out, removed again if anything fails.
+// recoverTo writes the frame recovered from the frame file in to out,
+// through a temporary file renamed into place once complete: a failure
+// leaves no output and never removes what was there before.
 func recoverTo(out, in string) (framewriter.RecoverReport, error) {
 	var rep framewriter.RecoverReport
 	src, err := os.Open(in)
@@ -438,18 +451,19 @@ func recoverTo(out, in string) (framewriter.RecoverReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	dst, err := os.Create(out)
+	direct, err := checkOutput(out, st, true)
 	if err != nil {
 		return rep, err
 	}
-	rep, err = framewriter.Recover(dst, src, st.Size())
-	if cerr := dst.Close(); err == nil {
-		err = cerr
-	}
+	dst, err := createFileSink(out, direct)
 	if err != nil {
-		os.Remove(out)
+		return rep, err
 	}
-	return rep, err
+	if rep, err = framewriter.Recover(dst, src, st.Size()); err != nil {
+		dst.abort()
+		return rep, err
+	}
+	return rep, dst.commit(st)
 }
 
 // cmdRecover recovers the whole chunks of a frame whose writer died.

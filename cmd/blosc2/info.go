@@ -8,7 +8,6 @@ import (
 	"os"
 
 	"github.com/blosc2go/blosc2"
-	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
 )
 
@@ -65,7 +64,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ci := chunkInfo{
-		Kind: "chunk", Version: h.Version, Flags: h.Flags, Codec: codec.Name(h.Codec),
+		Kind: "chunk", Version: h.Version, Flags: h.Flags, Codec: chunkCodecName(&h),
 		TypeSize: h.TypeSize, Nbytes: h.Nbytes, Cbytes: h.Cbytes, BlockSize: h.BlockSize,
 		NBlocks: h.NBlocks(), Split: h.Split(), Memcpyed: h.Memcpyed(), Special: h.Special().String(),
 		VLBlocks: h.VLBlocks(), Dict: h.UseDict(),

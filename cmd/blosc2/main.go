@@ -3,8 +3,10 @@
 // (directories), b2nd arrays (.b2nd), and it reads the older beta-era
 // frames and packed super-chunks.
 //
-//	blosc2 compress [-1…-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [--chunksize N] [--meta NAME=HEX]... [--vlmeta NAME=VALUE]... [--shape A,B --dtype '<f8'] [flags] [FILE]
-//	blosc2 decompress [-k] [-f] [-c | -o OUT] [--threads N] [FILE]
+//	blosc2 compress [-1…-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [--chunksize N] [flags] [FILE...]
+//	blosc2 decompress [-k] [-f] [-c | -o OUT] [-T N] [FILE...]   (also blosc2 -d)
+//	blosc2 test [FILE...]                                         (also blosc2 -t)
+//	blosc2 list FILE...                                           (also blosc2 -l)
 //	blosc2 info [--json] [--max-chunks N] FILE
 //	blosc2 repair [-o OUT] FILE
 //	blosc2 recover [-o OUT] FILE
@@ -14,7 +16,12 @@
 // decompress FILE.b2frame writes FILE. Without FILE, standard input goes
 // to standard output; -c writes to standard output; -o names the output
 // (and keeps the input, as zstd -o). Existing outputs are kept unless -f.
-// On a terminal, long jobs show their progress on standard error.
+// One-letter flags combine (-9k, -dc, -T0) and sizes take suffixes (4M,
+// 4MiB). Outputs are written under a temporary name, synced and renamed
+// into place before the input is removed; an interrupted run leaves
+// nothing behind. On a terminal, long jobs show their progress on
+// standard error. Exit status: 0 success, 1 error, 2 warning (a file
+// skipped), 128+N killed by signal N.
 //
 // A frame written to a pipe has its header sizes unpatched: this command
 // and the Go readers read it, C-Blosc2 does not until 'blosc2 repair'
@@ -26,33 +33,51 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 )
 
 const usage = `usage:
-  blosc2 compress [-1..-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [flags] [FILE]
-  blosc2 decompress [-k] [-f] [-c | -o OUT] [--threads N] [FILE]
+  blosc2 compress [-1..-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [flags] [FILE...]
+  blosc2 decompress [-k] [-f] [-c | -o OUT] [-T N] [FILE...]     (or blosc2 -d)
+  blosc2 test [FILE...]                                          (or blosc2 -t)
+  blosc2 list FILE...                                            (or blosc2 -l)
   blosc2 info [--json] [--max-chunks N] FILE
   blosc2 repair [-o OUT] FILE
   blosc2 recover [-o OUT] FILE
   blosc2 bench [compress flags] [--reps N] [FILE]
+  blosc2 --version
 
 compress FILE writes FILE.b2frame and removes FILE (-k keeps it); without
 FILE, standard input goes to standard output.
-Run 'blosc2 COMMAND -h' for a command's flags.
+Run 'blosc2 help COMMAND' for a command's flags.
 `
 
 func main() {
-	if err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "blosc2:", err)
-		}
-		os.Exit(1)
+	// An interrupted run removes its temporary outputs and exits as the
+	// signal would have killed it.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		s := <-sigs
+		removePending()
+		os.Exit(signalExitCode(s))
+	}()
+	err := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	pending.Lock() // a signal from here on finds nothing to clean
+	var st *exitStatus
+	switch {
+	case err == nil:
+		os.Exit(0)
+	case errors.As(err, &st):
+		os.Exit(st.code) // each failure is already on stderr
 	}
+	fmt.Fprintln(os.Stderr, "blosc2: "+clean(err.Error()))
+	os.Exit(1)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -60,64 +85,54 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		fmt.Fprint(stderr, usage)
 		return errors.New("no command")
 	}
-	cmd, args := args[0], args[1:]
+	cmd, rest := args[0], args[1:]
 	switch cmd {
 	case "compress", "c":
-		return cmdCompress(args, stdin, stdout, stderr)
+		return cmdGzip(modeCompress, rest, stdin, stdout, stderr)
 	case "decompress", "d":
-		return cmdDecompress(args, stdin, stdout, stderr)
+		return cmdGzip(modeDecompress, rest, stdin, stdout, stderr)
+	case "test", "t":
+		return cmdGzip(modeTest, rest, stdin, stdout, stderr)
+	case "list", "l":
+		return cmdGzip(modeList, rest, stdin, stdout, stderr)
 	case "info":
-		return cmdInfo(args, stdout, stderr)
+		return cmdInfo(rest, stdout, stderr)
 	case "bench":
-		return cmdBench(args, stdout, stderr)
+		return cmdBench(rest, stdout, stderr)
 	case "repair":
-		return cmdRepair(args, stdin, stdout, stderr)
+		return cmdRepair(rest, stdin, stdout, stderr)
 	case "recover":
-		return cmdRecover(args, stdout, stderr)
+		return cmdRecover(rest, stdout, stderr)
+	case "version", "--version", "-V":
+		fmt.Fprintln(stdout, versionLine())
+		return nil
 	case "help", "-h", "--help":
+		if len(rest) == 1 {
+			for m, name := range modeNames {
+				if rest[0] == name {
+					printHelp(stdout, mode(m))
+					return nil
+				}
+			}
+			if rest[0] == "info" || rest[0] == "bench" || rest[0] == "repair" || rest[0] == "recover" {
+				return run([]string{rest[0], "-h"}, stdin, stdout, stderr)
+			}
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}
-	fmt.Fprint(stderr, usage)
-	return fmt.Errorf("unknown command %q", cmd)
-}
-
-// parseInterleaved parses flags that may come before, between or after the
-// positional arguments (Go's flag package stops at the first positional).
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		if args[0] == "-" || !strings.HasPrefix(args[0], "-") {
-			pos = append(pos, args[0])
-			args = args[1:]
-			continue
-		}
-		if args[0] == "--" {
-			return append(pos, args[1:]...), nil
-		}
+	if strings.HasPrefix(cmd, "-") && cmd != "-" {
+		// gzip and zstd style: 'blosc2 -d FILE', 'blosc2 -9k FILE'.
+		return cmdGzip(modeCompress, args, stdin, stdout, stderr)
 	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q (see 'blosc2 help')", cmd)
 }
 
-// openInput opens the named file, or stdin for "" and "-".
-func openInput(name string, stdin io.Reader) (io.ReadCloser, error) {
-	if name == "" || name == "-" {
+// openNamed opens the named file, or stdin for "-".
+func openNamed(name string, stdin io.Reader) (io.ReadCloser, error) {
+	if name == "-" {
 		return io.NopCloser(stdin), nil
 	}
 	return os.Open(name)
-}
-
-// writeOutput writes data to the named file, or stdout for "" and "-".
-func writeOutput(name string, stdout io.Writer, data []byte) error {
-	if name == "" || name == "-" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	return os.WriteFile(name, data, 0o644)
 }

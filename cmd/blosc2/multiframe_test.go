@@ -7,44 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 )
-
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// blosc2Bin builds the command once for the tests that run it as a user
-// does, through a shell.
-func blosc2Bin(t *testing.T) string {
-	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "blosc2-bin")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "blosc2")
-		if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-			binErr = err
-			t.Logf("%s", out)
-		}
-	})
-	if binErr != nil {
-		t.Fatalf("building blosc2: %v", binErr)
-	}
-	return binPath
-}
 
 // sh runs a shell command line with $B set to the built command, in dir.
 func sh(t *testing.T, dir, line string) (string, error) {
 	t.Helper()
 	cmd := exec.Command("sh", "-c", line)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "B="+blosc2Bin(t))
+	cmd.Env = append(os.Environ(), "B="+binPath)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -83,10 +83,11 @@ type cflags struct {
 
 func (c *cflags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, zlib, zstd")
+	c.clevel, c.typesize = 5, 8
 	fs.IntVar(&c.clevel, "clevel", 5, "compression level 0-9")
-	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes")
+	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1-255")
 	fs.Var(&c.filters, "filter", "filter NAME[:META], repeatable, applied in order (nofilter shuffle bitshuffle delta truncprec bytedelta or an id); default shuffle")
-	fs.IntVar(&c.blocksize, "blocksize", 0, "block size in bytes (0: automatic)")
+	fs.Var((*sizeValue)(&c.blocksize), "blocksize", "block size in bytes, e.g. 32KiB (0: automatic)")
 	fs.StringVar(&c.splitmode, "splitmode", "forward", "always, never, auto or forward")
 	fs.IntVar(&c.threads, "threads", 0, "goroutines compressing (0: one per CPU, at most 8)")
 	fs.BoolVar(&c.dict, "dict", false, "build a dictionary per chunk (lz4, lz4hc, zstd)")
@@ -97,7 +98,18 @@ var splitModes = map[string]blosc2.SplitMode{
 	"auto": blosc2.SplitAuto, "forward": blosc2.SplitForward,
 }
 
+// params checks the flags' ranges and returns the chunk parameters.
 func (c *cflags) params() (blosc2.CParams, error) {
+	switch {
+	case c.clevel < 0 || c.clevel > 9:
+		return blosc2.CParams{}, fmt.Errorf("--clevel %d outside 0-9", c.clevel)
+	case c.typesize < 1 || c.typesize > 255:
+		return blosc2.CParams{}, fmt.Errorf("--typesize %d outside 1-255", c.typesize)
+	case c.blocksize < 0 || c.blocksize > blosc2.MaxBufferSize:
+		return blosc2.CParams{}, fmt.Errorf("--blocksize %d outside 0-%d (0: automatic)", c.blocksize, blosc2.MaxBufferSize)
+	case c.threads < 0:
+		return blosc2.CParams{}, fmt.Errorf("--threads %d is negative (0: one per CPU, N: N goroutines)", c.threads)
+	}
 	id, ok := codec.ByName(strings.ToLower(c.codec))
 	if !ok {
 		return blosc2.CParams{}, fmt.Errorf("unknown codec %q", c.codec)

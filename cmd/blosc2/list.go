@@ -1,0 +1,131 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framereader"
+)
+
+// listTable prints list's (-l's) summary, one row per file, as gzip -l and
+// zstd -l do, and a total row when there are several files.
+type listTable struct {
+	w             io.Writer
+	rows          int
+	cbytes, bytes int64
+	frames        int
+}
+
+func newListTable(w io.Writer) *listTable {
+	fmt.Fprintf(w, "%14s %14s %8s %6s %-8s %s\n", "compressed", "uncompressed", "ratio", "frames", "codec", "name")
+	return &listTable{w: w}
+}
+
+// add lists one file: a chunk, a frame file (every frame of a file that
+// holds several one after the other), a sparse frame directory or an older
+// container.
+func (t *listTable) add(name string) error {
+	st, err := os.Stat(name)
+	if err != nil {
+		return err
+	}
+	csize := st.Size()
+	if st.IsDir() {
+		csize = dirSize(name)
+	}
+	f, err := framereader.DetectFile(name)
+	if err != nil {
+		return err
+	}
+	var nbytes int64
+	frames := 0
+	codecName := ""
+	switch f {
+	case framereader.Unknown, framereader.PreTrailer:
+		return errors.New("not a Blosc2 chunk, frame, sparse frame directory, beta frame or packed super-chunk")
+	case framereader.Chunk:
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		h, err := blosc2.ParseHeader(data)
+		if err != nil {
+			return err
+		}
+		nbytes, codecName = int64(h.Nbytes), chunkCodecName(&h)
+	case framereader.Contiguous:
+		// Frames follow each other until the file ends.
+		for off := int64(0); off < st.Size(); frames++ {
+			r, err := framereader.OpenAt(name, off)
+			if err != nil {
+				if frames > 0 {
+					return fmt.Errorf("frame %d at offset %d: %w", frames, off, err)
+				}
+				return err
+			}
+			in := r.Info()
+			r.Close()
+			nbytes += in.Nbytes
+			if c := codec.Name(in.Codec); codecName == "" {
+				codecName = c
+			} else if c != codecName {
+				codecName = "mixed"
+			}
+			if in.FrameLen <= 0 {
+				frames++
+				break
+			}
+			off += in.FrameLen
+		}
+	default: // a sparse frame, a beta frame, a packed super-chunk
+		r, err := framereader.Open(name)
+		if err != nil {
+			return err
+		}
+		in := r.Info()
+		r.Close()
+		nbytes, codecName, frames = in.Nbytes, codec.Name(in.Codec), 1
+	}
+	t.row(csize, nbytes, frames, codecName, name)
+	t.rows++
+	t.cbytes += csize
+	t.bytes += nbytes
+	t.frames += frames
+	return nil
+}
+
+func (t *listTable) row(c, u int64, frames int, codecName, name string) {
+	ratio := 0.0
+	if c > 0 {
+		ratio = float64(u) / float64(c)
+	}
+	fmt.Fprintf(t.w, "%14d %14d %8.3f %6d %-8s %s\n", c, u, ratio, frames, codecName, name)
+}
+
+// finish prints the total row of several files.
+func (t *listTable) finish() {
+	if t.rows > 1 {
+		t.row(t.cbytes, t.bytes, t.frames, "", fmt.Sprintf("(%d files)", t.rows))
+	}
+}
+
+// chunkCodecName names the codec of a chunk. The root package reports the
+// codec id of byte 22 (Blosc2) or the one the flags' format stands for
+// (C-Blosc 1.x); a format no Blosc2 codec implements — C-Blosc 1.x's
+// Snappy — has no id, and Header.Codec then holds 0 (blosclz), so the
+// format is named here instead.
+func chunkCodecName(h *blosc2.Header) string {
+	if f := h.Format(); f != codec.FormatUser {
+		if _, ok := codec.ForFormat(f); !ok {
+			if f == codec.FormatSnappy {
+				return "snappy"
+			}
+			return fmt.Sprintf("format-%d", f)
+		}
+	}
+	return codec.Name(h.Codec)
+}
