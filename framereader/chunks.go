@@ -41,18 +41,18 @@ type ChunkReader struct {
 	// sumCRCs: compute them, the header announcing vlmetalayers (our
 	// checksum record is one; frames without any skip the work).
 	sumCRCs bool
-	fNbytes int64    // their total uncompressed size
-	idx     []byte   // the current frame's index chunk, once read
+	fNbytes int64  // their total uncompressed size
+	idx     []byte // the current frame's index chunk, once read
 	queue   [][]byte
 	nbytes  int64 // uncompressed size of every chunk yielded
 	// last is where the chunk last yielded lies: its number in its frame
 	// and its frame offset (-1 for one the index implies).
 	lastChunk int
 	lastPos   int64
-	nchunks int
-	vl      []frame.VLMeta // of the last frame read to its end
-	done    bool
-	err     error
+	nchunks   int
+	vl        []frame.VLMeta // of the last frame read to its end
+	done      bool
+	err       error
 }
 
 // NewChunkReader reads the first frame header from r. r is read through
