@@ -158,6 +158,7 @@ type frameInfo struct {
 	TDecomp      int        `json:"tdecomp"`
 	HasVLMeta    bool       `json:"has_vlmetalayers"`
 	Unpatched    bool       `json:"unpatched"`
+	Checksums    string     `json:"checksums"` // crc32c, none, or stale
 	NChunks      int        `json:"nchunks"`
 	Chunks       []chunkRow `json:"chunks"`
 	Metalayers   []metaRow  `json:"metalayers"`
@@ -210,7 +211,7 @@ func describeFrame(r *framereader.Reader) frameInfo {
 		FrameLen: in.FrameLen, Nbytes: in.Nbytes, Cbytes: in.Cbytes, TypeSize: in.TypeSize, BlockSize: in.BlockSize,
 		ChunkSize: in.ChunkSize, Codec: codec.Name(in.Codec), CodecMeta: in.CodecMeta, Clevel: in.Clevel,
 		SplitMode: int(in.SplitMode), UseDict: in.UseDict, TComp: in.TComp, TDecomp: in.TDecomp,
-		HasVLMeta: in.HasVLMeta, Unpatched: in.Unpatched, NChunks: r.NumChunks(),
+		HasVLMeta: in.HasVLMeta, Unpatched: in.Unpatched, Checksums: r.Checksums(), NChunks: r.NumChunks(),
 		Chunks: []chunkRow{}, Metalayers: []metaRow{}, VLMetalayers: []metaRow{},
 	}
 	for i, f := range in.Filters {
@@ -346,6 +347,7 @@ func printFrame(fi frameInfo, asJSON bool, maxRows int, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f), %d chunks, chunksize %d\n", fi.Nbytes, fi.Cbytes, ratio, fi.NChunks, fi.ChunkSize)
 	fmt.Fprintf(stdout, "  typesize %d, blocksize %d, codec %s (meta %d) clevel %d, splitmode %d, dict %v\n", fi.TypeSize, fi.BlockSize, fi.Codec, fi.CodecMeta, fi.Clevel, fi.SplitMode, fi.UseDict)
 	fmt.Fprintf(stdout, "  filters %v, threads %d/%d\n", fi.Filters, fi.TComp, fi.TDecomp)
+	fmt.Fprintf(stdout, "  checksums %s\n", fi.Checksums)
 	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "kind")
 	for i, c := range fi.Chunks {
 		if maxRows > 0 && i >= maxRows {

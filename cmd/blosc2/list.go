@@ -57,38 +57,22 @@ func (t *listTable) add(name string) error {
 			return err
 		}
 		nbytes, codecName = int64(h.Nbytes), chunkCodecName(&h)
-	case framereader.Contiguous:
-		// Frames follow each other until the file ends.
-		for off := int64(0); off < st.Size(); frames++ {
-			r, err := framereader.OpenAt(name, off)
-			if err != nil {
-				if frames > 0 {
-					return fmt.Errorf("frame %d at offset %d: %w", frames, off, err)
-				}
-				return err
-			}
+	default: // frames (every frame of a concatenation), a sparse frame, older containers
+		rs, _, done, err := openFrames(name)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
 			in := r.Info()
-			r.Close()
 			nbytes += in.Nbytes
 			if c := codec.Name(in.Codec); codecName == "" {
 				codecName = c
 			} else if c != codecName {
 				codecName = "mixed"
 			}
-			if in.FrameLen <= 0 {
-				frames++
-				break
-			}
-			off += in.FrameLen
 		}
-	default: // a sparse frame, a beta frame, a packed super-chunk
-		r, err := framereader.Open(name)
-		if err != nil {
-			return err
-		}
-		in := r.Info()
-		r.Close()
-		nbytes, codecName, frames = in.Nbytes, codec.Name(in.Codec), 1
+		frames = len(rs)
+		done()
 	}
 	t.row(csize, nbytes, frames, codecName, name)
 	t.rows++

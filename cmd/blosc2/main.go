@@ -10,6 +10,7 @@
 //	blosc2 info [--json] [--max-chunks N] FILE
 //	blosc2 repair [-o OUT] FILE
 //	blosc2 recover [-o OUT] FILE
+//	blosc2 join [-o OUT] FILE...
 //	blosc2 bench [compress flags] [--reps N] [FILE]
 //
 // compress FILE writes FILE.b2frame and removes FILE (-k keeps it);
@@ -25,7 +26,9 @@
 //
 // A frame written to a pipe has its header sizes unpatched: this command
 // and the Go readers read it, C-Blosc2 does not until 'blosc2 repair'
-// patches it. 'blosc2 recover' rebuilds a valid frame from one whose
+// patches it; C-Blosc2 reads only the first frame of a file holding
+// several (appends with >>, cat), which 'blosc2 join' makes one frame.
+// 'blosc2 recover' rebuilds a valid frame from one whose
 // writer died, keeping every whole chunk. 'blosc2 bench' compresses a file
 // (or an embedded ECG sample) into a frame in memory and back, and prints
 // one JSON line.
@@ -49,6 +52,7 @@ const usage = `usage:
   blosc2 info [--json] [--max-chunks N] FILE
   blosc2 repair [-o OUT] FILE
   blosc2 recover [-o OUT] FILE
+  blosc2 join [-o OUT] FILE...
   blosc2 bench [compress flags] [--reps N] [FILE]
   blosc2 --version
 
@@ -103,6 +107,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return cmdRepair(rest, stdin, stdout, stderr)
 	case "recover":
 		return cmdRecover(rest, stdout, stderr)
+	case "join":
+		return cmdJoin(rest, stdout, stderr)
 	case "version", "--version", "-V":
 		fmt.Fprintln(stdout, versionLine())
 		return nil
@@ -114,7 +120,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 					return nil
 				}
 			}
-			if rest[0] == "info" || rest[0] == "bench" || rest[0] == "repair" || rest[0] == "recover" {
+			if rest[0] == "info" || rest[0] == "bench" || rest[0] == "repair" || rest[0] == "recover" || rest[0] == "join" {
 				return run([]string{rest[0], "-h"}, stdin, stdout, stderr)
 			}
 		}

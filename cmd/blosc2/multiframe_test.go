@@ -64,6 +64,29 @@ func TestAppendAndConcatenate(t *testing.T) {
 	if out, err := sh(t, dir, `"$B" info cat.b2frame`); err != nil || !strings.Contains(out, "6 concatenated frames") {
 		t.Fatalf("info: %v %s", err, out)
 	}
+	if mi.Frames[0].Checksums != "crc32c" {
+		t.Fatalf("info: checksums %q", mi.Frames[0].Checksums)
+	}
+	// join makes one frame, which C-Blosc2 decodes (when present) and
+	// repair refuses to half-repair.
+	if out, err := sh(t, dir, `"$B" join -o one.b2frame cat.b2frame && "$B" info --json one.b2frame > one.json`); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var fi frameInfo
+	js, _ := os.ReadFile(filepath.Join(dir, "one.json"))
+	if err := json.Unmarshal(js, &fi); err != nil || fi.Nbytes != 2*int64(len(want)) || fi.Unpatched || fi.Checksums != "crc32c" {
+		t.Fatalf("joined: %+v %v", fi, err)
+	}
+	cDecodes(t, filepath.Join(dir, "one.b2frame"), append(append([]byte(nil), want...), want...))
+	if out, err := sh(t, dir, `"$B" repair cat.b2frame`); err == nil || !strings.Contains(out, "join") {
+		t.Fatalf("repair of several frames: %v %s", err, out)
+	}
+	if out, err := sh(t, dir, `"$B" join archive.b2frame && "$B" decompress -c archive.b2frame > back`); err != nil {
+		t.Fatalf("join in place: %v %s", err, out)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "back")); !bytes.Equal(got, want) {
+		t.Fatalf("join in place changed the data: %d bytes", len(got))
+	}
 	// Trailing garbage is an error that names its offset.
 	st, _ := os.Stat(filepath.Join(dir, "archive.b2frame"))
 	out, err = sh(t, dir, `(cat archive.b2frame; echo junk) | "$B" decompress -c > /dev/null`)
