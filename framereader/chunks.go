@@ -73,6 +73,7 @@ func NewChunkReader(r io.Reader, opts ...Option) (*ChunkReader, error) {
 		return nil, err
 	}
 	s.frame, s.sumCRCs = it, it.Header.HasVLMeta
+	s.sc.SumChunks = s.sumCRCs
 	return s, nil
 }
 
@@ -185,13 +186,14 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 		s.frame = it
 		s.emitted, s.crcs, s.fNbytes, s.idx = s.emitted[:0], s.crcs[:0], 0, nil
 		s.sumCRCs = it.Header.HasVLMeta
+		s.sc.SumChunks = s.sumCRCs
 	case frame.ItemChunk:
 		if _, err := blosc2.ParseHeader(it.Data); err != nil {
 			return nil, fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", it.Frame, len(s.emitted), it.Pos, err)
 		}
 		s.emitted = append(s.emitted, it.Pos-int64(s.frame.Header.HeaderLen))
 		if s.sumCRCs {
-			s.crcs = append(s.crcs, frame.ChunkCRC(it.Data))
+			s.crcs = append(s.crcs, it.CRC)
 		}
 		s.lastChunk, s.lastPos = len(s.emitted)-1, it.Pos
 		return it.Data, nil

@@ -71,7 +71,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		pos  int64
 	}{{"metadata", p.MetaPos}, {"userdata", p.UserPos}} {
 		if a.pos != 0 {
-			c, err := src.chunk(nil, a.pos)
+			c, _, err := src.chunk(nil, a.pos, false)
 			if err != nil {
 				return fmt.Errorf("packed %s chunk: %w", a.name, err)
 			}
@@ -79,7 +79,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		}
 	}
 	if p.FiltersPos != 0 && p.Filters[0] == uint8(blosc2.Delta) {
-		c, err := src.chunk(nil, p.FiltersPos)
+		c, _, err := src.chunk(nil, p.FiltersPos, false)
 		if err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
@@ -130,14 +130,14 @@ func (s *packedSource) header(e int64) ([]byte, error) {
 	return frame.ReadFull(s.ra, e, blosc2.MinHeaderLen, s.size, "chunk header")
 }
 
-func (s *packedSource) chunk(dst []byte, e int64) ([]byte, error) {
+func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
 	hb, err := s.header(e)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
 	if cb < blosc2.MinHeaderLen || cb > s.size-e {
-		return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
+		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
 	}
-	return frame.ReadAppend(dst, s.ra, e, cb, s.size, "chunk")
+	return readChunk(dst, s.ra, e, cb, s.size, "chunk", sum)
 }

@@ -51,8 +51,8 @@ type Reader struct {
 // source fetches stored chunks by index entry.
 type source interface {
 	// chunk appends to dst the compressed chunk that entry e (≥ 0)
-	// designates.
-	chunk(dst []byte, e int64) ([]byte, error)
+	// designates, and computes its checksum while reading it if sum.
+	chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error)
 	// header returns at least the first 16 bytes of that chunk.
 	header(e int64) ([]byte, error)
 }
@@ -211,16 +211,25 @@ func (s *contiguousSource) header(e int64) ([]byte, error) {
 	return readAt(s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
 }
 
-func (s *contiguousSource) chunk(dst []byte, e int64) ([]byte, error) {
+func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
 	hb, err := s.header(e)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
 	if cb < blosc2.MinHeaderLen || cb > s.cbytes-e {
-		return nil, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
+		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
 	}
-	return frame.ReadAppend(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk")
+	return readChunk(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk", sum)
+}
+
+// readChunk reads n bytes at off, with their checksum if sum.
+func readChunk(dst []byte, ra io.ReaderAt, off, n, size int64, what string, sum bool) ([]byte, uint32, error) {
+	if sum {
+		return frame.ReadAppendSum(dst, ra, off, n, size, what)
+	}
+	c, err := frame.ReadAppend(dst, ra, off, n, size, what)
+	return c, 0, err
 }
 
 // Format is the container format of the frame.
@@ -291,7 +300,7 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if cb <= 4096 || (len(hb) >= 32 && hb[31]>>4&7 == uint8(blosc2.SpecialValue)) {
 		// Small chunks (and repeated-value ones, whose value follows the
 		// header) are read whole.
-		if hb, err = r.src.chunk(nil, ci.Entry); err != nil {
+		if hb, _, err = r.src.chunk(nil, ci.Entry, false); err != nil {
 			return ci, fmt.Errorf("chunk %d: %w", i, err)
 		}
 	}
@@ -366,12 +375,12 @@ func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 		}
 		return c, nil
 	}
-	c, err := r.src.chunk(dst, e)
+	c, crc, err := r.src.chunk(dst, e, r.sums != nil)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	if r.sums != nil {
-		if err := r.sums.Verify(i, e, c[len(dst):]); err != nil {
+		if err := r.sums.VerifyCRC(i, crc); err != nil {
 			return dst, fmt.Errorf("%w (stored at %d)", err, e)
 		}
 	}

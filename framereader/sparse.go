@@ -50,27 +50,27 @@ func (s sparseSource) path(e int64) (string, error) {
 	return filepath.Join(string(s), frame.ChunkFileName(e)), nil
 }
 
-func (s sparseSource) chunk(dst []byte, e int64) ([]byte, error) {
+func (s sparseSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
 	p, err := s.path(e)
 	if err != nil {
-		return dst, err
+		return dst, 0, err
 	}
 	f, err := os.Open(p)
 	if err != nil {
-		return dst, err
+		return dst, 0, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return dst, err
+		return dst, 0, err
 	}
 	if st.Size() < blosc2.MinHeaderLen {
-		return dst, fmt.Errorf("%w: chunk file %s has %d bytes", blosc2.ErrTruncated, p, st.Size())
+		return dst, 0, fmt.Errorf("%w: chunk file %s has %d bytes", blosc2.ErrTruncated, p, st.Size())
 	}
 	if st.Size() > math.MaxInt32 {
-		return dst, fmt.Errorf("%w: chunk file %s has %d bytes, more than a chunk can hold", blosc2.ErrCorrupt, p, st.Size())
+		return dst, 0, fmt.Errorf("%w: chunk file %s has %d bytes, more than a chunk can hold", blosc2.ErrCorrupt, p, st.Size())
 	}
-	return frame.ReadAppend(dst, f, 0, st.Size(), st.Size(), "chunk file "+p)
+	return readChunk(dst, f, 0, st.Size(), st.Size(), "chunk file "+p, sum)
 }
 
 func (s sparseSource) header(e int64) ([]byte, error) {
