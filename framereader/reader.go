@@ -554,7 +554,11 @@ func (r *Reader) chunkAt(off int64) (int, error) {
 	return sort.Search(r.nchunks, func(i int) bool { return r.starts[i+1] > off }), nil
 }
 
-// ReadAt reads len(p) uncompressed bytes starting at off (io.ReaderAt). It
+// ReadAt reads len(p) uncompressed bytes starting at off (io.ReaderAt).
+// Every chunk it touches is read whole and, when the frame carries
+// checksums (Checksums), verified before any of it is decoded, also when
+// only a few of its blocks are: a damaged chunk is an error wrapping
+// blosc2.ErrChecksum, never wrong bytes. It
 // decodes only the chunks, and within them only the blocks, that hold the
 // range.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {

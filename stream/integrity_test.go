@@ -230,3 +230,65 @@ func TestChecksumErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDamagedSparseFrame flips every bit of every file of a small sparse
+// frame (its chunks.b2frame and chunk files): reading it fails or returns
+// exactly the bytes written.
+func TestDamagedSparseFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("13,000 damaged reads: seconds; run without -short")
+	}
+	data := testData(t)[:3000]
+	dir := filepath.Join(t.TempDir(), "s.b2frame")
+	w, err := framewriter.CreateSparse(dir, framewriter.WithoutSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(data); i += 1000 {
+		if err := w.WriteChunk(data[i : i+1000]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	read := func() ([]byte, error) {
+		r, err := framereader.Open(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Close()
+		if r.Size() > 1<<20 {
+			return nil, errors.New("size beyond what was written")
+		}
+		p := make([]byte, r.Size())
+		if _, err := r.ReadAt(p, 0); err != nil && err != io.EOF {
+			return nil, err
+		}
+		return p, nil
+	}
+	if got, err := read(); err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("undamaged: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	failed, total := 0, 0
+	for _, name := range files {
+		orig, _ := os.ReadFile(name)
+		b := bytes.Clone(orig)
+		for bit := range 8 * len(b) {
+			b[bit/8] ^= 1 << (bit % 8)
+			os.WriteFile(name, b, 0o644)
+			got, err := read()
+			if err == nil && !bytes.Equal(got, data) {
+				t.Fatalf("%s, bit %d flipped: wrong bytes without an error", filepath.Base(name), bit)
+			}
+			if err != nil {
+				failed++
+			}
+			total++
+			b[bit/8] ^= 1 << (bit % 8)
+		}
+		os.WriteFile(name, orig, 0o644)
+	}
+	t.Logf("%d damaged reads of %d files, %d failed, the others returned the original", total, len(files), failed)
+}

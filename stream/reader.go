@@ -12,6 +12,12 @@ import (
 
 // Reader decompresses the Blosc2 frames read from an io.Reader.
 //
+// Frames carry per-chunk checksums (unless written WithoutChecksums, or
+// by C-Blosc2): reading through the index verifies each chunk before it is
+// decoded; reading front to back verifies a frame's chunks when its
+// trailer arrives, before io.EOF, as gzip checks its CRC at the end of a
+// member. A mismatch is an error wrapping blosc2.ErrChecksum.
+//
 // Like gzip.Reader, it reads a concatenation of frames (cat a b, appends
 // with >>, a Writer's Flushes on a socket) as one stream, unless
 // WithMultistream(false) stops it after the first frame; bytes after a
@@ -401,7 +407,8 @@ func (ra *readAhead) abandon() { close(ra.quit) }
 var errNoRandomAccess = errors.New("stream: source is neither an io.ReaderAt nor an io.ReadSeeker")
 
 // ReadAt reads decompressed bytes at offset off, decoding only the chunks
-// (and blocks) that hold them. It does not move the Read position and is
+// (and blocks) that hold them; each chunk is verified whole against the
+// frame's checksums, when it carries them, before it is decoded. It does not move the Read position and is
 // safe to call from several goroutines, also alongside Read. It needs a
 // source that is an io.ReaderAt or an io.ReadSeeker.
 func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
