@@ -13,7 +13,7 @@ import (
 )
 
 // Checksums: per-chunk CRC-32C values, kept where C-Blosc2 looks at
-// nothing of them (README "Integrity"):
+// nothing of them (doc/checksums.md in the module):
 //
 //   - a vlmetalayer named ChecksumsName whose value (a Blosc2 chunk, as
 //     every vlmetalayer) decompresses to the record:
