@@ -312,16 +312,10 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 		mi.Frames = append(mi.Frames, fi)
 	}
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(mi)
-	}
-	ratio := 0.0
-	if mi.Cbytes > 0 {
-		ratio = float64(mi.Nbytes) / float64(mi.Cbytes)
+		return writeJSON(stdout, mi)
 	}
 	fmt.Fprintf(stdout, "%d concatenated frames (read as one stream; 'blosc2 join' makes one frame for C-Blosc2): nbytes %d, cbytes %d (ratio %.2f), %d chunks, file %d bytes\n",
-		mi.NFrames, mi.Nbytes, mi.Cbytes, ratio, mi.NChunks, mi.FileLen)
+		mi.NFrames, mi.Nbytes, mi.Cbytes, ratioOf(mi.Nbytes, mi.Cbytes), mi.NChunks, mi.FileLen)
 	for i, fi := range mi.Frames {
 		fmt.Fprintf(stdout, "\nframe %d at offset %d:\n", i, frames[i].Offset())
 		if err := printFrame(fi, false, maxRows, stdout); err != nil {
@@ -331,17 +325,28 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 	return nil
 }
 
+// writeJSON prints v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// ratioOf is the compression ratio of n bytes stored in c, 0 for nothing
+// stored.
+func ratioOf(n, c int64) float64 {
+	if c <= 0 {
+		return 0
+	}
+	return float64(n) / float64(c)
+}
+
 // printFrame prints one frame's description.
 func printFrame(fi frameInfo, asJSON bool, maxRows int, stdout io.Writer) error {
 	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(fi)
+		return writeJSON(stdout, fi)
 	}
-	ratio := 0.0
-	if fi.Cbytes > 0 {
-		ratio = float64(fi.Nbytes) / float64(fi.Cbytes)
-	}
+	ratio := ratioOf(fi.Nbytes, fi.Cbytes)
 	fmt.Fprintf(stdout, "%s: format version %d (general_flags %#02x)%s\n", fi.Kind, fi.Version, fi.GeneralFlags, map[bool]string{true: ", header sizes UNPATCHED (run blosc2 repair)"}[fi.Unpatched])
 	fmt.Fprintf(stdout, "  header_len %d, frame_len %d\n", fi.HeaderLen, fi.FrameLen)
 	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f), %d chunks, chunksize %d\n", fi.Nbytes, fi.Cbytes, ratio, fi.NChunks, fi.ChunkSize)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -75,12 +74,10 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ci)
+		return writeJSON(stdout, ci)
 	}
 	fmt.Fprintf(stdout, "chunk: version %d, codec %s, typesize %d\n", ci.Version, ci.Codec, ci.TypeSize)
-	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f)\n", ci.Nbytes, ci.Cbytes, float64(ci.Nbytes)/float64(ci.Cbytes))
+	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f)\n", ci.Nbytes, ci.Cbytes, ratioOf(int64(ci.Nbytes), int64(ci.Cbytes)))
 	fmt.Fprintf(stdout, "  blocksize %d, %d blocks, split %v, memcpyed %v, special %s, vlblocks %v, dict %v\n",
 		ci.BlockSize, ci.NBlocks, ci.Split, ci.Memcpyed, ci.Special, ci.VLBlocks, ci.Dict)
 	fmt.Fprintf(stdout, "  filters %v\n", ci.Filters)

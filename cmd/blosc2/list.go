@@ -83,11 +83,7 @@ func (t *listTable) add(name string) error {
 }
 
 func (t *listTable) row(c, u int64, frames int, codecName, name string) {
-	ratio := 0.0
-	if c > 0 {
-		ratio = float64(u) / float64(c)
-	}
-	fmt.Fprintf(t.w, "%14d %14d %8.3f %6d %-8s %s\n", c, u, ratio, frames, codecName, name)
+	fmt.Fprintf(t.w, "%14d %14d %8.3f %6d %-8s %s\n", c, u, ratioOf(u, c), frames, codecName, name)
 }
 
 // finish prints the total row of several files.
