@@ -92,7 +92,7 @@ func BenchmarkStream(b *testing.B) {
 func BenchmarkChecksums(b *testing.B) {
 	stamps := make([]byte, 32<<20)
 	for i := 0; i+8 <= len(stamps); i += 8 {
-		binary.LittleEndian.PutUint64(stamps[i:], uint64(1700000000000+i/8*1000+(i/8)%7))
+		binary.LittleEndian.PutUint64(stamps[i:], 1700000000000+uint64(i/8)*1000+uint64(i/8%7))
 	}
 	for _, data := range []struct {
 		name string
