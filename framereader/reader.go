@@ -148,7 +148,7 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 func NewReaders(ra io.ReaderAt, size int64, opts ...Option) ([]*Reader, error) {
 	spans, err := frame.Spans(ra, size)
 	if err != nil {
-		return nil, err
+		return nil, err // whole frames before the damage are not enough
 	}
 	rs := make([]*Reader, len(spans))
 	for i, sp := range spans {

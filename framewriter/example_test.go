@@ -108,8 +108,9 @@ func ExampleAppend() {
 
 // Rebuild a frame whose writer died in the middle of a chunk.
 func ExampleRecoverFile() {
-	path := filepath.Join(os.TempDir(), "torn.b2frame")
-	defer os.Remove(path)
+	dir, _ := os.MkdirTemp("", "example-recover")
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "torn.b2frame")
 	var buf bytes.Buffer
 	w, _ := framewriter.New(&buf)
 	x := uint32(1)
@@ -128,8 +129,8 @@ func ExampleRecoverFile() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(rep.Chunks, "chunks kept,", rep.Nbytes, "bytes")
-	// Output: 4 chunks kept, 200000 bytes
+	fmt.Println(rep.Chunks, "chunks kept,", rep.Nbytes, "bytes; the torn bytes saved to", filepath.Base(rep.DroppedFile))
+	// Output: 4 chunks kept, 200000 bytes; the torn bytes saved to torn.b2frame.recover-dropped-200225
 }
 
 // A sparse frame is a directory: one file per chunk plus chunks.b2frame.

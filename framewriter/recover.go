@@ -34,6 +34,15 @@ type RecoverReport struct {
 	// VLMetaFound: the vlmetalayers come from a trailer found in the file
 	// (a dead writer never wrote its own).
 	VLMetaFound bool
+	// Frames is the number of whole frames before the one recovered (a
+	// file appended to with >>, whose last writer died); they are kept as
+	// they are. For an intact input, the number of its frames.
+	Frames int
+	// Offset is where the recovered frame starts in the input.
+	Offset int64
+	// DroppedFile names the file RecoverFile saved the Dropped bytes to
+	// before cutting them, so that nothing is lost; "" when none were.
+	DroppedFile string
 }
 
 // RecoverFile repairs, in place, the contiguous frame at path whose writer
@@ -41,8 +50,13 @@ type RecoverReport struct {
 // torn. Every whole chunk is kept; what follows the last one is cut, and a
 // new index and trailer are written after it, then the header (after an
 // fsync unless WithoutSync). A complete frame followed by whole chunks of
-// an append session that died gets those chunks too. A frame that is
-// already complete and ends the file is left untouched.
+// an append session that died gets those chunks too. In a file of several
+// frames (appends with >>), the whole frames are kept as they are and the
+// first one that is not whole is recovered. Files whose frames are all
+// complete are left untouched, and so is a complete frame followed by
+// bytes that are neither a frame nor whole chunks (an error says so). The
+// bytes cut are first saved to PATH.recover-dropped-OFFSET (synced), so
+// nothing is ever lost.
 //
 // Chunks are checked by decoding them; the scan stops at the first that
 // does not decode.
@@ -64,10 +78,18 @@ func RecoverFile(path string, opts ...Option) (RecoverReport, error) {
 	if err != nil || plan.rep.Intact {
 		return plan.rep, err
 	}
-	if _, err := f.WriteAt(plan.tail, plan.keep); err != nil {
+	base := plan.rep.Offset
+	if cut := base + plan.keep; cut < st.Size() {
+		side := fmt.Sprintf("%s.recover-dropped-%d", path, cut)
+		if err := saveDropped(side, f, cut, st.Size()-cut, !o.noSync); err != nil {
+			return plan.rep, fmt.Errorf("saving the %d bytes recovery cuts: %w", st.Size()-cut, err)
+		}
+		plan.rep.DroppedFile = side
+	}
+	if _, err := f.WriteAt(plan.tail, base+plan.keep); err != nil {
 		return plan.rep, err
 	}
-	if err := f.Truncate(plan.keep + int64(len(plan.tail))); err != nil {
+	if err := f.Truncate(base + plan.keep + int64(len(plan.tail))); err != nil {
 		return plan.rep, err
 	}
 	if !o.noSync {
@@ -75,7 +97,7 @@ func RecoverFile(path string, opts ...Option) (RecoverReport, error) {
 			return plan.rep, err
 		}
 	}
-	if _, err := f.WriteAt(plan.header, 0); err != nil {
+	if _, err := f.WriteAt(plan.header, base); err != nil {
 		return plan.rep, err
 	}
 	if !o.noSync {
@@ -96,19 +118,43 @@ func Recover(dst io.Writer, src io.ReaderAt, size int64) (RecoverReport, error) 
 		_, err := io.Copy(dst, io.NewSectionReader(src, 0, plan.keep))
 		return plan.rep, err
 	}
+	base := plan.rep.Offset
+	if _, err := io.Copy(dst, io.NewSectionReader(src, 0, base)); err != nil {
+		return plan.rep, err
+	}
 	if _, err := dst.Write(plan.header); err != nil {
 		return plan.rep, err
 	}
 	hl := int64(len(plan.header))
-	if _, err := io.Copy(dst, io.NewSectionReader(src, hl, plan.keep-hl)); err != nil {
+	if _, err := io.Copy(dst, io.NewSectionReader(src, base+hl, plan.keep-hl)); err != nil {
 		return plan.rep, err
 	}
 	_, err = dst.Write(plan.tail)
 	return plan.rep, err
 }
 
+// saveDropped copies n bytes at off of f to a new file side.
+func saveDropped(side string, f *os.File, off, n int64, sync bool) error {
+	out, err := os.OpenFile(side, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, io.NewSectionReader(f, off, n))
+	if err == nil && sync {
+		err = out.Sync()
+	}
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(side)
+	}
+	return err
+}
+
 // recoveryPlan is the recovered frame: header, bytes [header_len, keep) of
-// the input, then tail (index and trailer).
+// the frame (which starts at rep.Offset of the input), then tail (index
+// and trailer).
 type recoveryPlan struct {
 	rep    RecoverReport
 	header []byte
@@ -124,15 +170,61 @@ type item struct {
 	vlBlock bool // the chunk has variable-length blocks
 }
 
+// planRecovery finds the frame to recover: after the whole frames an
+// input starts with (appends with >>), the first one that is not whole.
 func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 	var plan recoveryPlan
 	if err := checkCurrent(ra, size); err != nil {
 		return plan, err
 	}
-	if l, err := frame.LoadContiguous(ra, size); err == nil && l.End == size && !l.Unpatched {
-		plan.rep = RecoverReport{Intact: true, Chunks: l.NChunks, Nbytes: l.Header.Nbytes, IndexFound: true, VLMetaFound: true}
+	spans, serr := frame.Spans(ra, size)
+	intact := func() (recoveryPlan, error) {
+		var nchunks int
+		var nbytes int64
+		for _, sp := range spans {
+			l, err := frame.LoadContiguous(io.NewSectionReader(ra, sp.Offset, sp.Len), sp.Len)
+			if err != nil {
+				return plan, fmt.Errorf("frame %d (input offset %d): %w", len(spans), sp.Offset, err)
+			}
+			nchunks += l.NChunks
+			nbytes += l.Header.Nbytes
+		}
+		plan.rep = RecoverReport{Intact: true, Chunks: nchunks, Nbytes: nbytes, IndexFound: true, VLMetaFound: true, Frames: len(spans)}
 		plan.keep = size
 		return plan, nil
+	}
+	switch {
+	case serr == nil && len(spans) > 1:
+		return intact() // a concatenation of complete frames
+	case serr == nil && len(spans) == 1:
+		if l, err := frame.LoadContiguous(ra, size); err == nil && !l.Unpatched {
+			return intact()
+		}
+	case len(spans) > 0:
+		// Whole frames, then something else: recover the frame that
+		// starts after them, or, when what follows them is no frame (the
+		// chunks of an append session that died), the last whole one.
+		last := spans[len(spans)-1]
+		base, kept := last.Offset, len(spans)-1
+		if end := last.Offset + last.Len; end < size {
+			head, _ := frame.ReadFull(ra, end, min(10, size-end), size, "frame header")
+			if frame.IsFrame(head) {
+				base, kept = end, len(spans)
+			}
+		}
+		plan, err := planFrame(io.NewSectionReader(ra, base, size-base), size-base)
+		plan.rep.Offset, plan.rep.Frames = base, kept
+		return plan, err
+	}
+	return planFrame(ra, size)
+}
+
+// planFrame plans the recovery of the frame at the start of ra.
+func planFrame(ra io.ReaderAt, size int64) (recoveryPlan, error) {
+	var plan recoveryPlan
+	complete := int64(-1) // where a whole first frame ends
+	if l, err := frame.LoadContiguous(ra, size); err == nil {
+		complete = l.End
 	}
 	fixed, err := frame.ReadFull(ra, 0, frame.FixedHeaderLen, size, "frame header")
 	if err != nil {
@@ -226,6 +318,9 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 	}
 	plan.keep = keep
 	plan.rep.Dropped = size - keep
+	if complete >= 0 && keep <= complete && size > complete {
+		return plan, fmt.Errorf("%w: the frame is complete (%d bytes) and the %d bytes after it are neither a frame nor whole chunks: nothing to recover, the file is left as it is", blosc2.ErrUnsupported, complete, size-complete)
+	}
 
 	// Sizes; the lost specials check compares with a stale header.
 	sizes := frame.NewSizes()

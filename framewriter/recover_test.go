@@ -2,6 +2,7 @@ package framewriter
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -299,3 +300,81 @@ func (a *atWriter) Write(p []byte) (int, error) {
 }
 
 func (a *atWriter) WriteAt(p []byte, off int64) (int, error) { return a.m.WriteAt(p, off) }
+
+// TestRecoverNeverDiscards: recovery keeps whole frames before a torn one
+// (appends with >>) byte for byte, saves what it cuts to a side file, and
+// leaves alone a file of complete frames and a complete frame followed by
+// bytes it does not understand.
+func TestRecoverNeverDiscards(t *testing.T) {
+	dir := t.TempDir()
+	d1, d2, d3 := sine(20000, 0), sine(15000, 2), sine(30000, 3)
+	var f1, f2, f3 bytes.Buffer
+	for _, c := range []struct {
+		buf  *bytes.Buffer
+		data []byte
+	}{{&f1, d1}, {&f2, d2}, {&f3, d3}} {
+		w, err := New(struct{ *bytes.Buffer }{c.buf}) // the pipe form, as >> writes
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < len(c.data); i += 40000 {
+			w.WriteChunk(c.data[i:min(i+40000, len(c.data))])
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	whole := append(append([]byte(nil), f1.Bytes()...), f2.Bytes()...)
+
+	// Two whole frames, then the third torn in its last chunk.
+	torn := append(append([]byte(nil), whole...), f3.Bytes()[:f3.Len()-500]...)
+	path := filepath.Join(dir, "appended.b2frame")
+	os.WriteFile(path, torn, 0o644)
+	rep, err := RecoverFile(path, WithoutSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if rep.Frames != 2 || rep.Offset != int64(len(whole)) || !bytes.Equal(got[:len(whole)], whole) {
+		t.Fatalf("report %+v; the whole frames changed: %v", rep, !bytes.Equal(got[:len(whole)], whole))
+	}
+	frs, err := framereader.NewReaders(bytes.NewReader(got), int64(len(got)))
+	if err != nil || len(frs) != 3 {
+		t.Fatalf("%d frames after recovery: %v", len(frs), err)
+	}
+	back := make([]byte, frs[2].Size())
+	if _, err := frs[2].ReadAt(back, 0); err != nil || !bytes.Equal(back, d3[:len(back)]) || len(back) != len(d3)-40000 {
+		t.Fatalf("third frame recovered to %d bytes: %v", len(back), err)
+	}
+	side, err := os.ReadFile(rep.DroppedFile)
+	if err != nil || rep.Dropped == 0 || !bytes.Equal(side, torn[int64(len(torn))-rep.Dropped:]) {
+		t.Fatalf("side file %q: %d bytes, %v; want the %d bytes cut", rep.DroppedFile, len(side), err, rep.Dropped)
+	}
+
+	// Complete frames: untouched.
+	os.WriteFile(path, whole, 0o644)
+	if rep, err := RecoverFile(path); err != nil || !rep.Intact || rep.Frames != 2 {
+		t.Fatalf("complete concatenation: %+v %v", rep, err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, whole) {
+		t.Fatal("a complete concatenation was changed")
+	}
+	// A complete (patched) frame followed by 1 MB it does not understand.
+	var patched bytes.Buffer
+	pf, _ := os.CreateTemp(dir, "p")
+	w, _ := New(pf)
+	w.WriteChunk(d1)
+	w.Close()
+	pf.Close()
+	pb, _ := os.ReadFile(pf.Name())
+	patched.Write(pb)
+	junk := bytes.Repeat([]byte("not blosc "), 100000)
+	withJunk := append(patched.Bytes(), junk...)
+	os.WriteFile(path, withJunk, 0o644)
+	if _, err := RecoverFile(path); !errors.Is(err, blosc2.ErrUnsupported) {
+		t.Fatalf("complete frame + junk: %v", err)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, withJunk) {
+		t.Fatal("recover changed a complete frame followed by junk")
+	}
+}

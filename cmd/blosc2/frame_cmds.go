@@ -509,11 +509,17 @@ func cmdRecover(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if rep.Intact {
-		fmt.Fprintf(stderr, "%s: frame is complete (%d chunks, %d bytes); nothing to recover\n", pos[0], rep.Chunks, rep.Nbytes)
+		fmt.Fprintf(stderr, "%s: complete (%d frames, %d chunks, %d bytes); nothing to recover\n", pos[0], max(rep.Frames, 1), rep.Chunks, rep.Nbytes)
 		return nil
+	}
+	if rep.Frames > 0 {
+		fmt.Fprintf(stderr, "kept %d whole frames as they are; recovering the frame at offset %d\n", rep.Frames, rep.Offset)
 	}
 	fmt.Fprintf(stderr, "recovered %d chunks (%d bytes); cut %d bytes; index found %v; vlmetalayers found %v\n",
 		rep.Chunks, rep.Nbytes, rep.Dropped, rep.IndexFound, rep.VLMetaFound)
+	if rep.DroppedFile != "" {
+		fmt.Fprintf(stderr, "the %d bytes cut are saved in %s\n", rep.Dropped, rep.DroppedFile)
+	}
 	if rep.LostSpecials {
 		fmt.Fprintln(stderr, "warning: the writer kept some zero/NaN/uninit chunks only in its unwritten index: they are lost and later chunks moved up")
 	}

@@ -341,7 +341,8 @@ type Span struct {
 // ra by hopping from header to header: a patched frame is stepped over by
 // its frame_len, an unpatched one by walking its chunk headers. It reads
 // neither chunk contents nor the frames' indexes. A frame that is not
-// whole, or bytes after the last frame that start none, are an error.
+// whole, or bytes after the last frame that start none, are an error,
+// returned with the frames found whole before them.
 func Spans(ra io.ReaderAt, size int64) ([]Span, error) {
 	sc := NewScannerAt(ra, size, ScanOptions{SkipChunks: true})
 	var spans []Span
@@ -350,11 +351,11 @@ func Spans(ra io.ReaderAt, size int64) ([]Span, error) {
 		if err == io.EOF {
 			return spans, nil
 		}
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = sc.SkipFrame()
 		}
-		if err := sc.SkipFrame(); err != nil {
-			return nil, err
+		if err != nil {
+			return spans, err
 		}
 		spans = append(spans, Span{Offset: it.FrameStart, Len: sc.Offset() - it.FrameStart})
 	}
