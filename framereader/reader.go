@@ -177,6 +177,43 @@ func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
 	}
 	r.use(l, Contiguous)
 	r.src = &contiguousSource{ra: ra, base: int64(l.Header.HeaderLen), cbytes: l.Header.Cbytes}
+	return r.checkSizes()
+}
+
+// checkSizes makes Size a size the chunks agree with before anything is
+// read: in a frame of one chunk size the last chunk must hold what nbytes
+// leaves for it (the others are checked as they are read, against the
+// chunk size); in a variable-size frame every chunk header is read once and
+// the sizes must add up to nbytes.
+func (r *Reader) checkSizes() error {
+	if r.nchunks == 0 {
+		if r.h.Nbytes != 0 {
+			return fmt.Errorf("%w: no chunks, the header says nbytes %d", blosc2.ErrCorrupt, r.h.Nbytes)
+		}
+		return nil
+	}
+	if r.h.ChunkSize <= 0 {
+		r.layoutOnce.Do(r.buildLayout)
+		return r.layoutErr
+	}
+	last := r.nchunks - 1
+	_, n, err := r.chunkRange(last)
+	if err != nil {
+		return err
+	}
+	if e := r.idx.At(last); e >= 0 {
+		hb, err := r.src.header(e)
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", last, err)
+		}
+		p, err := blosc2.ParsePrefix(hb)
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", last, err)
+		}
+		if p.Nbytes != n {
+			return fmt.Errorf("%w: the last chunk (%d) holds %d bytes; nbytes %d and chunksize %d leave it %d", blosc2.ErrCorrupt, last, p.Nbytes, r.h.Nbytes, r.h.ChunkSize, n)
+		}
+	}
 	return nil
 }
 
@@ -378,6 +415,17 @@ func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 	c, crc, err := r.src.chunk(dst, e, r.sums != nil)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	if r.format == Contiguous || r.format == Sparse {
+		// Every chunk holds what the frame's layout gives it, so a reader
+		// that decodes chunk after chunk gets exactly Size bytes.
+		_, n, err := r.chunkRange(i)
+		if err != nil {
+			return dst, err
+		}
+		if p, err := blosc2.ParsePrefix(c[len(dst):]); err != nil || p.Nbytes != n {
+			return dst, fmt.Errorf("%w: chunk %d holds %d bytes, the frame layout says %d", blosc2.ErrCorrupt, i, p.Nbytes, n)
+		}
 	}
 	if r.sums != nil {
 		if err := r.sums.VerifyCRC(i, crc); err != nil {

@@ -27,6 +27,9 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	r.src = sparseSource(dir)
+	if err := r.checkSizes(); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	return r, nil
 }
 
