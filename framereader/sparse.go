@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
 // openSparse opens the sparse frame in directory dir (sframe.md).
@@ -18,7 +18,7 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(filepath.Join(dir, frame.SparseIndexName))
+	b, err := safefile.ReadFile(filepath.Join(dir, frame.SparseIndexName))
 	if err != nil {
 		return nil, err
 	}
@@ -58,15 +58,11 @@ func (s sparseSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, erro
 	if err != nil {
 		return dst, 0, err
 	}
-	f, err := os.Open(p)
+	f, st, err := safefile.Open(p)
 	if err != nil {
 		return dst, 0, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return dst, 0, err
-	}
 	if st.Size() < blosc2.MinHeaderLen {
 		return dst, 0, fmt.Errorf("%w: chunk file %s has %d bytes", blosc2.ErrTruncated, p, st.Size())
 	}
@@ -81,7 +77,7 @@ func (s sparseSource) header(e int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(p)
+	f, _, err := safefile.Open(p)
 	if err != nil {
 		return nil, err
 	}

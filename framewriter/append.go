@@ -13,6 +13,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
 // Append opens an existing frame to add chunks (and change vlmetalayers
@@ -243,7 +244,7 @@ func loadSparseIndex(b []byte) (*frame.Layout, error) {
 }
 
 func appendSparse(dir string, o options, opts []Option) (*Writer, error) {
-	b, err := os.ReadFile(filepath.Join(dir, frame.SparseIndexName))
+	b, err := safefile.ReadFile(filepath.Join(dir, frame.SparseIndexName))
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +259,7 @@ func appendSparse(dir string, o options, opts []Option) (*Writer, error) {
 	w.dir = dir
 	w.h.FrameType = frame.TypeSparse
 	if err := w.resumeSizes(l, func(e int64) ([]byte, error) {
-		f, err := os.Open(w.chunkPath(e))
+		f, _, err := safefile.Open(w.chunkPath(e))
 		if err != nil {
 			return nil, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
 // RecoverSparse repairs, in place, the sparse frame in directory dir whose
@@ -60,7 +61,7 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 		if id != w.nextID {
 			break // a gap: nothing after it was written by this sequence
 		}
-		c, err := os.ReadFile(w.chunkPath(id))
+		c, err := safefile.ReadFile(w.chunkPath(id))
 		if err != nil {
 			return rep, err
 		}
@@ -76,7 +77,7 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 	}
 	for _, id := range orphans {
 		if id >= w.nextID {
-			if st, err := os.Stat(w.chunkPath(id)); err == nil {
+			if st, err := os.Lstat(w.chunkPath(id)); err == nil {
 				rep.Dropped += st.Size()
 			}
 		}
@@ -104,7 +105,7 @@ func wholeChunk(c []byte) bool {
 // chunks.b2frame, or removes a torn one. It reports whether it renamed.
 func finishInterruptedClose(dir string, sync bool) (bool, error) {
 	tmp := filepath.Join(dir, frame.SparseIndexName+".tmp")
-	b, err := os.ReadFile(tmp)
+	b, err := safefile.ReadFile(tmp)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

@@ -1,13 +1,13 @@
 package framewriter
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
 // CreateSparse creates a sparse frame in directory dir (created if needed;
@@ -53,16 +53,9 @@ func (w *Writer) chunkPath(id int64) string {
 }
 
 // writeFileSync writes a whole file, syncing it when asked.
+// It never writes through a link planted at path (safefile.WriteFile).
 func writeFileSync(path string, b []byte, sync bool) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(b)
-	if err == nil && sync {
-		err = f.Sync()
-	}
-	return errors.Join(err, f.Close())
+	return safefile.WriteFile(path, b, sync)
 }
 
 // writeSparseIndex replaces chunks.b2frame with the current state: written
