@@ -13,4 +13,6 @@ const (
 )
 
 // isLinkErr reports the error O_NOFOLLOW gives for a symbolic link.
-func isLinkErr(err error) bool { return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK) }
+func isLinkErr(err error) bool {
+	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EMLINK)
+}
