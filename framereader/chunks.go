@@ -43,7 +43,7 @@ type ChunkReader struct {
 	sumCRCs bool
 	fNbytes int64  // their total uncompressed size
 	idx     []byte // the current frame's index chunk, once read
-	queue   [][]byte
+	tail    specialTail // index-only chunks after the last stored one, made one at a time
 	nbytes  int64 // uncompressed size of every chunk yielded
 	// last is where the chunk last yielded lies: its number in its frame
 	// and its frame offset (-1 for one the index implies).
@@ -136,12 +136,14 @@ func (s *ChunkReader) Next() ([]byte, error) { return s.NextAppend(nil) }
 // large enough (reuse is the caller's buffer it is done with).
 func (s *ChunkReader) NextAppend(reuse []byte) ([]byte, error) {
 	for {
-		if len(s.queue) > 0 {
-			c := s.queue[0]
-			s.queue[0] = nil
-			s.queue = s.queue[1:]
+		if s.tail.next < s.tail.end {
+			c, err := s.tail.chunk(reuse)
+			if err != nil {
+				s.err = err
+				return nil, err
+			}
 			s.count(c)
-			s.lastChunk, s.lastPos = s.lastChunk+1, -1
+			s.lastChunk, s.lastPos = s.tail.next-1, -1
 			return c, nil
 		}
 		if s.err != nil {
@@ -211,7 +213,34 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 	return nil, nil
 }
 
-// finish checks the frame's index against the chunks yielded and queues
+// specialTail yields the zero, NaN or uninitialized chunks that a frame's
+// index records after its last stored chunk, one at a time: a frame of a
+// few bytes may record hundreds of millions of them (C-Blosc2's
+// blosc2_schunk_fill_special).
+type specialTail struct {
+	idx       frame.Index
+	next, end int   // entries still to yield
+	size      int64 // each one's uncompressed size
+	last      int64 // the last one's
+	typeSize  int
+	blockSize int
+}
+
+func (t *specialTail) chunk(reuse []byte) ([]byte, error) {
+	i := t.next
+	n := t.size
+	if i == t.end-1 {
+		n = t.last
+	}
+	t.next++
+	c, err := blosc2.AppendSpecial(reuse[:0], frame.EntryKind(t.idx.At(i)), int(n), t.typeSize, t.blockSize, nil)
+	if err != nil {
+		return nil, fmt.Errorf("special chunk %d: %w", i, err)
+	}
+	return c, nil
+}
+
+// finish checks the frame's index against the chunks yielded and sets up
 // the special chunks that follow the last stored one.
 func (s *ChunkReader) finish(trailer []byte) error {
 	h := s.frame.Header
@@ -239,15 +268,20 @@ func (s *ChunkReader) finish(trailer []byte) error {
 		return err
 	}
 	j := 0
-	var specials []int
+	first := -1 // the first index-only chunk
 	for i := range idx.Len() {
 		e := idx.At(i)
 		if e < 0 {
-			specials = append(specials, i)
+			if first < 0 {
+				first = i
+			}
+			if idx.Repeated() {
+				break // every entry is this one
+			}
 			continue
 		}
-		if len(specials) > 0 {
-			return fmt.Errorf("%w: chunk %d is recorded only in the index, before stored chunk %d: read this frame with a Reader", blosc2.ErrUnsupported, specials[0], i)
+		if first >= 0 {
+			return fmt.Errorf("%w: chunk %d is recorded only in the index, before stored chunk %d: read this frame with a Reader", blosc2.ErrUnsupported, first, i)
 		}
 		if j >= len(s.emitted) || s.emitted[j] != e {
 			return fmt.Errorf("%w: index entry %d (offset %d) is not the next stored chunk: the frame is not in append order; read it with a Reader", blosc2.ErrUnsupported, i, e)
@@ -260,31 +294,24 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if err := s.verify(vl, trailer, idx); err != nil {
 		return err
 	}
-	if len(specials) == 0 {
+	if first < 0 {
 		return s.checkTotal()
 	}
-	rest := h.Nbytes - s.fNbytes
+	// Every one holds the chunk size but the last, which holds what nbytes
+	// leaves (patched frames; in others it has the chunk size too).
+	count := int64(idx.Len() - first)
 	cs := int64(h.ChunkSize)
-	for k, i := range specials {
-		var n int64
-		switch {
-		case patched && k == len(specials)-1:
-			n = rest
-		case cs > 0:
-			n = cs
-		default:
-			return fmt.Errorf("%w: special chunks %d… of a variable-size frame: their sizes are unknowable in one pass", blosc2.ErrUnsupported, i)
-		}
-		rest -= n
-		if n <= 0 || n > blosc2.MaxBufferSize {
-			return fmt.Errorf("%w: special chunk %d would hold %d bytes", blosc2.ErrCorrupt, i, n)
-		}
-		c, err := blosc2.AppendSpecial(nil, frame.EntryKind(idx.At(i)), int(n), int(h.TypeSize), int(h.BlockSize), nil)
-		if err != nil {
-			return fmt.Errorf("special chunk %d: %w", i, err)
-		}
-		s.queue = append(s.queue, c)
+	if cs <= 0 {
+		return fmt.Errorf("%w: special chunks %d… of a variable-size frame: their sizes are unknowable in one pass", blosc2.ErrUnsupported, first)
 	}
+	last := cs
+	if patched {
+		last = h.Nbytes - s.fNbytes - (count-1)*cs
+	}
+	if last <= 0 || last > cs {
+		return fmt.Errorf("%w: %d special chunks of %d bytes after %d bytes of stored ones cannot make nbytes %d", blosc2.ErrCorrupt, count, cs, s.fNbytes, h.Nbytes)
+	}
+	s.tail = specialTail{idx: idx, next: first, end: idx.Len(), size: cs, last: last, typeSize: int(h.TypeSize), blockSize: int(h.BlockSize)}
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/blosc2go/blosc2"
@@ -98,4 +99,48 @@ func (s *seekBuffer) Seek(off int64, whence int) (int64, error) {
 		s.pos = int64(s.buf.Len()) + off
 	}
 	return s.pos, nil
+}
+
+// TestManySpecialChunksStreamLazily: a frame of a few hundred bytes whose
+// index records millions of zero chunks (blosc2_schunk_fill_special's
+// layout) is read front to back one chunk at a time: reading the first
+// thousand allocates kilobytes, not a chunk header for each of them.
+func TestManySpecialChunksStreamLazily(t *testing.T) {
+	var buf bytes.Buffer
+	cp := blosc2.DefaultCParams()
+	cp.TypeSize = 8
+	w, err := framewriter.New(&seekBuffer{buf: &buf}, framewriter.WithCParams(cp), framewriter.WithoutChecksums())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4_000_000
+	if err := w.FillSpecial(n, blosc2.SpecialZero, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > 1024 {
+		t.Fatalf("frame of %d bytes", buf.Len())
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	cr, err := framereader.NewChunkReader(struct{ io.Reader }{bytes.NewReader(buf.Bytes())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c []byte
+	for range 1000 {
+		if c, err = cr.NextAppend(c); err != nil {
+			t.Fatal(err)
+		}
+		if h, err := blosc2.ParseHeader(c); err != nil || h.Nbytes != 8 || h.Special() != blosc2.SpecialZero {
+			t.Fatalf("chunk %+v %v", h, err)
+		}
+	}
+	runtime.ReadMemStats(&ms)
+	if alloc := ms.TotalAlloc - before; alloc > 1<<20 {
+		t.Fatalf("reading 1000 of %d special chunks allocated %d bytes", n, alloc)
+	}
 }
