@@ -41,10 +41,10 @@ type ChunkReader struct {
 	// sumCRCs: compute them, the header announcing vlmetalayers (our
 	// checksum record is one; frames without any skip the work).
 	sumCRCs bool
-	fNbytes int64  // their total uncompressed size
-	idx     []byte // the current frame's index chunk, once read
+	fNbytes int64       // their total uncompressed size
+	idx     []byte      // the current frame's index chunk, once read
 	tail    specialTail // index-only chunks after the last stored one, made one at a time
-	nbytes  int64 // uncompressed size of every chunk yielded
+	nbytes  int64       // uncompressed size of every chunk yielded
 	// last is where the chunk last yielded lies: its number in its frame
 	// and its frame offset (-1 for one the index implies).
 	lastChunk int
