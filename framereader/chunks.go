@@ -263,7 +263,7 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if patched && h.ChunkSize > 0 {
 		want = int((h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize))
 	}
-	idx, err := frame.DecodeIndex(s.idx, want)
+	idx, err := frame.DecodeIndex(s.idx, want, s.dp.MaxNbytes)
 	if err != nil {
 		return err
 	}

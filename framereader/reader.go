@@ -171,7 +171,7 @@ func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 }
 
 func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
-	l, err := frame.LoadContiguous(ra, size)
+	l, err := frame.LoadContiguous(ra, size, r.dp.MaxNbytes)
 	if err != nil {
 		return err
 	}

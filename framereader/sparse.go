@@ -35,7 +35,7 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 
 // parseSparseIndex reads chunks.b2frame.
 func (r *Reader) parseSparseIndex(b []byte) error {
-	l, err := frame.LoadSparseIndex(b)
+	l, err := frame.LoadSparseIndex(b, r.dp.MaxNbytes)
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,7 @@ func appendFile(f *os.File, o options, opts []Option) (*Writer, error) {
 	if err := checkCurrent(f, st.Size()); err != nil {
 		return nil, err
 	}
-	l, err := frame.LoadContiguous(f, st.Size())
+	l, err := frame.LoadContiguous(f, st.Size(), 0)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,7 @@ func loadSparseIndex(b []byte) (*frame.Layout, error) {
 	if err := checkCurrent(bytes.NewReader(b), int64(len(b))); err != nil {
 		return nil, err
 	}
-	return frame.LoadSparseIndex(b)
+	return frame.LoadSparseIndex(b, 0)
 }
 
 func appendSparse(dir string, o options, opts []Option) (*Writer, error) {

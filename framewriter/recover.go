@@ -182,7 +182,7 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 		var nchunks int
 		var nbytes int64
 		for _, sp := range spans {
-			l, err := frame.LoadContiguous(io.NewSectionReader(ra, sp.Offset, sp.Len), sp.Len)
+			l, err := frame.LoadContiguous(io.NewSectionReader(ra, sp.Offset, sp.Len), sp.Len, 0)
 			if err != nil {
 				return plan, fmt.Errorf("frame %d (input offset %d): %w", len(spans), sp.Offset, err)
 			}
@@ -197,7 +197,7 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 	case serr == nil && len(spans) > 1:
 		return intact() // a concatenation of complete frames
 	case serr == nil && len(spans) == 1:
-		if l, err := frame.LoadContiguous(ra, size); err == nil && !l.Unpatched {
+		if l, err := frame.LoadContiguous(ra, size, 0); err == nil && !l.Unpatched {
 			return intact()
 		}
 	case len(spans) > 0:
@@ -223,7 +223,7 @@ func planRecovery(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 func planFrame(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 	var plan recoveryPlan
 	complete := int64(-1) // where a whole first frame ends
-	if l, err := frame.LoadContiguous(ra, size); err == nil {
+	if l, err := frame.LoadContiguous(ra, size, 0); err == nil {
 		complete = l.End
 	}
 	fixed, err := frame.ReadFull(ra, 0, frame.FixedHeaderLen, size, "frame header")
@@ -405,7 +405,7 @@ func indexAt(ra io.ReaderAt, it item, before []item, hl int64) (frame.Index, err
 	if _, err := ra.ReadAt(b, it.pos); err != nil {
 		return frame.Index{}, err
 	}
-	x, err := frame.DecodeIndex(b, -1)
+	x, err := frame.DecodeIndex(b, -1, 0)
 	if err != nil || before == nil {
 		return x, err
 	}

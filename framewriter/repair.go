@@ -35,7 +35,7 @@ func RepairFile(path string, opts ...Option) error {
 	if err := checkCurrent(f, st.Size()); err != nil {
 		return err
 	}
-	l, err := frame.LoadContiguous(f, st.Size())
+	l, err := frame.LoadContiguous(f, st.Size(), 0)
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -125,7 +125,7 @@ func Repair(dst io.Writer, src io.Reader) error {
 	sizes := frame.NewSizes()
 	sizes.VLBlocks = vlBlocks
 	if idx != nil {
-		x, err := frame.DecodeIndex(idx, -1)
+		x, err := frame.DecodeIndex(idx, -1, 0)
 		if err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"math"
@@ -118,18 +119,18 @@ func TestIndexBytes(t *testing.T) {
 	if e := SpecialEntry(blosc2.SpecialZero); uint64(e) != 0x8100000000000000 || EntryKind(e) != blosc2.SpecialZero {
 		t.Fatalf("zero entry %#x", uint64(e))
 	}
-	x, err := DecodeIndex(b, 3)
+	x, err := DecodeIndex(b, 3, 0)
 	if err != nil || !reflect.DeepEqual(x.Entries(), []int64{0, 355, 758}) {
 		t.Fatalf("decoded %v %v", x.Entries(), err)
 	}
-	if _, err := DecodeIndex(b, 4); !errors.Is(err, blosc2.ErrCorrupt) {
+	if _, err := DecodeIndex(b, 4, 0); !errors.Is(err, blosc2.ErrCorrupt) {
 		t.Fatalf("wrong count accepted: %v", err)
 	}
 	r, err := AppendRepeatIndex(nil, 13, SpecialEntry(blosc2.SpecialZero))
 	if err != nil || len(r) != 40 {
 		t.Fatal(err)
 	}
-	x, err = DecodeIndex(r, 13)
+	x, err = DecodeIndex(r, 13, 0)
 	if err != nil || !x.Repeated() || x.At(12) != SpecialEntry(blosc2.SpecialZero) {
 		t.Fatalf("repeated index: %v", err)
 	}
@@ -139,9 +140,29 @@ func TestIndexBytes(t *testing.T) {
 		big[i] = int64(i) * 40
 	}
 	b, _ = AppendIndex(nil, big)
-	x, err = DecodeIndex(b, -1)
+	x, err = DecodeIndex(b, -1, 0)
 	if err != nil || !reflect.DeepEqual(x.Entries(), big) {
 		t.Fatalf("big index: %v", err)
+	}
+	// The caller's cap: 2.4 MB of entries against 1 MiB allowed.
+	if _, err := DecodeIndex(b, -1, 1<<20); !errors.Is(err, blosc2.ErrTooLarge) {
+		t.Fatalf("index over the cap: %v", err)
+	}
+	// Steps hold whole entries whatever the index chunk's typesize.
+	raw := make([]byte, 8*len(big))
+	for i, e := range big {
+		binary.LittleEndian.PutUint64(raw[8*i:], uint64(e))
+	}
+	for _, ts := range []int{1, 3, 7, 12} {
+		p := IndexCParams()
+		p.TypeSize = ts
+		c, err := blosc2.Compress(nil, raw, &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x, err := DecodeIndex(c, -1, 0); err != nil || !reflect.DeepEqual(x.Entries(), big) {
+			t.Fatalf("typesize %d index: %v", ts, err)
+		}
 	}
 }
 

@@ -112,8 +112,11 @@ const directLimit = 1 << 20
 
 // DecodeIndex decodes the index chunk. want is the number of entries the
 // header implies, or -1 when the index itself decides (variable-size
-// frames); the index must hold exactly that many.
-func DecodeIndex(chunk []byte, want int) (Index, error) {
+// frames); the index must hold exactly that many. limit caps the bytes
+// the decoded index may take (the caller's memory cap, as
+// blosc2.DParams.MaxNbytes caps a chunk; 0: the format's own limit):
+// beyond it, ErrTooLarge. A repeated-value index takes none.
+func DecodeIndex(chunk []byte, want, limit int) (Index, error) {
 	h, err := blosc2.ParseHeader(chunk)
 	if err != nil {
 		return Index{}, fmt.Errorf("index chunk: %w", err)
@@ -139,28 +142,49 @@ func DecodeIndex(chunk []byte, want int) (Index, error) {
 	case blosc2.SpecialNaN, blosc2.SpecialUninit:
 		return Index{}, fmt.Errorf("%w: index chunk is a special %v chunk", blosc2.ErrCorrupt, h.Special())
 	}
-	var raw []byte
+	if limit > 0 && h.Nbytes > limit {
+		return Index{}, fmt.Errorf("%w: the index of %d chunks takes %d bytes, more than the %d allowed", blosc2.ErrTooLarge, n, h.Nbytes, limit)
+	}
 	if h.Nbytes <= directLimit || h.Nbytes%h.TypeSize != 0 {
-		raw, err = blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: max(h.Nbytes, 1)})
-	} else {
-		ts := h.TypeSize
-		items := h.Nbytes / ts
-		step := max(directLimit/ts, 1)
-		for start := 0; start < items && err == nil; start += step {
-			raw, err = blosc2.GetItems(raw, chunk, start, min(step, items-start))
+		raw, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: max(h.Nbytes, 1)})
+		if err != nil {
+			return Index{}, fmt.Errorf("index chunk: %w", err)
 		}
+		if len(raw) != h.Nbytes {
+			return Index{}, fmt.Errorf("%w: index decodes to %d bytes, header says %d", blosc2.ErrCorrupt, len(raw), h.Nbytes)
+		}
+		return Index{n: n, entries: appendEntries(make([]int64, 0, n), raw)}, nil
 	}
-	if err != nil {
-		return Index{}, fmt.Errorf("index chunk: %w", err)
+	// Large indexes decode a step at a time into the entries, so that
+	// what is held is the entries plus one step, and a corrupt size stops
+	// at the first step that does not decode.
+	ts := h.TypeSize
+	items := h.Nbytes / ts
+	step := max(directLimit/ts&^7, 8) // whole entries in each step
+	var entries []int64
+	var raw []byte
+	for start := 0; start < items; start += step {
+		raw, err = blosc2.GetItems(raw[:0], chunk, start, min(step, items-start))
+		if err != nil {
+			return Index{}, fmt.Errorf("index chunk: %w", err)
+		}
+		if entries == nil {
+			entries = make([]int64, 0, n)
+		}
+		entries = appendEntries(entries, raw)
 	}
-	if len(raw) != h.Nbytes {
-		return Index{}, fmt.Errorf("%w: index decodes to %d bytes, header says %d", blosc2.ErrCorrupt, len(raw), h.Nbytes)
-	}
-	entries := make([]int64, n)
-	for i := range entries {
-		entries[i] = int64(binary.LittleEndian.Uint64(raw[8*i:]))
+	if len(entries) != n {
+		return Index{}, fmt.Errorf("%w: index decodes to %d entries, header says %d", blosc2.ErrCorrupt, len(entries), n)
 	}
 	return Index{n: n, entries: entries}, nil
+}
+
+// appendEntries appends the little-endian int64 values of raw (whole ones).
+func appendEntries(dst []int64, raw []byte) []int64 {
+	for i := 0; i+8 <= len(raw); i += 8 {
+		dst = append(dst, int64(binary.LittleEndian.Uint64(raw[i:])))
+	}
+	return dst
 }
 
 // Sizes follows C-Blosc2's super-chunk counters as chunks are appended

@@ -68,10 +68,10 @@ func ReadAppend(dst []byte, ra io.ReaderAt, off, n, size int64, what string) ([]
 }
 
 // LoadContiguous opens the contiguous frame at the start of ra (size bytes
-// available) as C-Blosc2's frame_from_file_offset and get_header_info do,
+// available; limit caps the decoded index, see DecodeIndex) as C-Blosc2's frame_from_file_offset and get_header_info do,
 // with their checks. A frame whose header sizes were never patched must
 // end at size; it is located by walking its chunks (frame.md §11.6).
-func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
+func LoadContiguous(ra io.ReaderAt, size int64, limit int) (*Layout, error) {
 	fixed, err := ReadFull(ra, 0, FixedHeaderLen, size, "frame header")
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
 		return nil, fmt.Errorf("%w: frame type %d is a sparse frame's index; open its directory", blosc2.ErrInvalidOption, h.FrameType)
 	}
 	if h.Unpatched() {
-		return loadUnpatched(ra, size)
+		return loadUnpatched(ra, size, limit)
 	}
 	if h.FrameLen < MinFrameLen || h.FrameLen > size {
 		return nil, fmt.Errorf("%w: frame_len %d outside [%d, %d] (the input's size)", blosc2.ErrHeader, h.FrameLen, MinFrameLen, size)
@@ -132,7 +132,7 @@ func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := l.setup(h, idx, trailer); err != nil {
+	if err := l.setup(h, idx, trailer, limit); err != nil {
 		return nil, err
 	}
 	if err := l.CheckEntries(h.Cbytes - blosc2.ExtendedHeaderLen); err != nil {
@@ -144,7 +144,7 @@ func LoadContiguous(ra io.ReaderAt, size int64) (*Layout, error) {
 // LoadSparseIndex opens chunks.b2frame, the index file of a sparse frame:
 // a frame whose chunks section is empty and whose index, at header_len,
 // holds chunk file numbers (sframe.md).
-func LoadSparseIndex(b []byte) (*Layout, error) {
+func LoadSparseIndex(b []byte, limit int) (*Layout, error) {
 	h, err := ParseFixed(b)
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func LoadSparseIndex(b []byte) (*Layout, error) {
 		l.IndexStart = int64(h.HeaderLen)
 		idx = b[h.HeaderLen:l.TrailerStart]
 	}
-	if err := l.setup(h, idx, b[l.TrailerStart:]); err != nil {
+	if err := l.setup(h, idx, b[l.TrailerStart:], limit); err != nil {
 		return nil, err
 	}
 	if err := l.CheckEntries(0xFFFFFFFF); err != nil {
@@ -193,7 +193,7 @@ func LoadSparseIndex(b []byte) (*Layout, error) {
 
 // setup parses the index and the trailer and derives the chunk count as
 // get_header_info does.
-func (l *Layout) setup(h Header, idxChunk, trailer []byte) error {
+func (l *Layout) setup(h Header, idxChunk, trailer []byte, limit int) error {
 	l.Header = h
 	if h.Nbytes < 0 {
 		return fmt.Errorf("%w: nbytes %d", blosc2.ErrHeader, h.Nbytes)
@@ -212,7 +212,7 @@ func (l *Layout) setup(h Header, idxChunk, trailer []byte) error {
 		return fmt.Errorf("%w: chunksize %d with nbytes %d", blosc2.ErrHeader, h.ChunkSize, h.Nbytes)
 	}
 	if h.Nbytes > 0 {
-		idx, err := DecodeIndex(idxChunk, want)
+		idx, err := DecodeIndex(idxChunk, want, limit)
 		if err != nil {
 			return err
 		}
@@ -258,7 +258,7 @@ func (l *Layout) CheckEntries(limit int64) error {
 // which reads 32 bytes per chunk), the index is the chunk a trailer
 // follows, and the sizes come from the chunks. The frame ends with that
 // trailer; what follows is not read.
-func loadUnpatched(ra io.ReaderAt, size int64) (*Layout, error) {
+func loadUnpatched(ra io.ReaderAt, size int64, limit int) (*Layout, error) {
 	sc := NewScannerAt(ra, size, ScanOptions{Single: true, SkipChunks: true})
 	hit, err := sc.Next(nil)
 	if err != nil {
@@ -293,7 +293,7 @@ func loadUnpatched(ra io.ReaderAt, size int64) (*Layout, error) {
 	h.Cbytes = 0
 	if idx != nil {
 		h.Cbytes = l.IndexStart - int64(h.HeaderLen)
-		if l.Index, err = DecodeIndex(idx, -1); err != nil {
+		if l.Index, err = DecodeIndex(idx, -1, limit); err != nil {
 			return nil, err
 		}
 		l.NChunks = l.Index.Len()

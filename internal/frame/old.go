@@ -150,7 +150,7 @@ func LoadBeta(ra io.ReaderAt, size int64) (*BetaLayout, error) {
 		}
 		want = int(n)
 	}
-	if l.Index, err = DecodeIndex(idx, want); err != nil {
+	if l.Index, err = DecodeIndex(idx, want, 0); err != nil {
 		return nil, err
 	}
 	l.NChunks = l.Index.Len()
