@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
@@ -138,29 +139,31 @@ type metaRow struct {
 }
 
 type frameInfo struct {
-	Kind         string     `json:"kind"`
-	Version      int        `json:"version"`
-	GeneralFlags uint8      `json:"general_flags"`
-	HeaderLen    int        `json:"header_len"`
-	FrameLen     int64      `json:"frame_len"`
-	Nbytes       int64      `json:"nbytes"`
-	Cbytes       int64      `json:"cbytes"`
-	TypeSize     int        `json:"typesize"`
-	BlockSize    int        `json:"blocksize"`
-	ChunkSize    int        `json:"chunksize"`
-	Codec        string     `json:"codec"`
-	CodecMeta    uint8      `json:"codec_meta"`
-	Clevel       int        `json:"clevel"`
-	SplitMode    int        `json:"splitmode"`
-	UseDict      bool       `json:"use_dict"`
-	Filters      []string   `json:"filters"`
-	TComp        int        `json:"tcomp"`
-	TDecomp      int        `json:"tdecomp"`
-	HasVLMeta    bool       `json:"has_vlmetalayers"`
-	Unpatched    bool       `json:"unpatched"`
-	Checksums    string     `json:"checksums"` // crc32c, none, or stale
-	NChunks      int        `json:"nchunks"`
-	Chunks       []chunkRow `json:"chunks"`
+	Kind         string   `json:"kind"`
+	Version      int      `json:"version"`
+	GeneralFlags uint8    `json:"general_flags"`
+	HeaderLen    int      `json:"header_len"`
+	FrameLen     int64    `json:"frame_len"`
+	Nbytes       int64    `json:"nbytes"`
+	Cbytes       int64    `json:"cbytes"`
+	TypeSize     int      `json:"typesize"`
+	BlockSize    int      `json:"blocksize"`
+	ChunkSize    int      `json:"chunksize"`
+	Codec        string   `json:"codec"`
+	CodecMeta    uint8    `json:"codec_meta"`
+	Clevel       int      `json:"clevel"`
+	SplitMode    int      `json:"splitmode"`
+	UseDict      bool     `json:"use_dict"`
+	Filters      []string `json:"filters"`
+	TComp        int      `json:"tcomp"`
+	TDecomp      int      `json:"tdecomp"`
+	HasVLMeta    bool     `json:"has_vlmetalayers"`
+	Unpatched    bool     `json:"unpatched"`
+	Checksums    string   `json:"checksums"` // crc32c, none, or stale
+	NChunks      int      `json:"nchunks"`
+	// Chunks is written row by row (writeFrameJSON), never held whole: a
+	// frame of a few bytes can record hundreds of millions of chunks.
+	Chunks       []chunkRow `json:"chunks,omitempty"`
 	Metalayers   []metaRow  `json:"metalayers"`
 	VLMetalayers []metaRow  `json:"vlmetalayers"`
 }
@@ -204,6 +207,30 @@ func jsonable(v any) any {
 	return v
 }
 
+// chunkRowOf describes chunk i of r.
+func chunkRowOf(r *framereader.Reader, i int) chunkRow {
+	ci, err := r.ChunkInfo(i)
+	row := chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
+		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
+	if ci.Special != blosc2.SpecialNone {
+		row.Special = ci.Special.String()
+	}
+	switch {
+	case ci.Header.Special() != blosc2.SpecialNone:
+		row.Kind = "special-" + ci.Header.Special().String()
+	case ci.Header.Memcpyed():
+		row.Kind = "memcpyed"
+	case ci.Header.VLBlocks():
+		row.Kind = "vlblocks"
+	}
+	if err != nil {
+		row.Error = err.Error()
+	}
+	return row
+}
+
+// describeFrame describes r's header and metalayers; its chunks are
+// described as they are printed (chunkRowOf).
 func describeFrame(r *framereader.Reader) frameInfo {
 	in := r.Info()
 	fi := frameInfo{
@@ -212,32 +239,12 @@ func describeFrame(r *framereader.Reader) frameInfo {
 		ChunkSize: in.ChunkSize, Codec: codec.Name(in.Codec), CodecMeta: in.CodecMeta, Clevel: in.Clevel,
 		SplitMode: int(in.SplitMode), UseDict: in.UseDict, TComp: in.TComp, TDecomp: in.TDecomp,
 		HasVLMeta: in.HasVLMeta, Unpatched: in.Unpatched, Checksums: r.Checksums(), NChunks: r.NumChunks(),
-		Chunks: []chunkRow{}, Metalayers: []metaRow{}, VLMetalayers: []metaRow{},
+		Metalayers: []metaRow{}, VLMetalayers: []metaRow{},
 	}
 	for i, f := range in.Filters {
 		if f.ID != blosc2.NoFilter {
 			fi.Filters = append(fi.Filters, fmt.Sprintf("%d:%s", i, filterString(f)))
 		}
-	}
-	for i := range r.NumChunks() {
-		ci, err := r.ChunkInfo(i)
-		row := chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
-			Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
-		if ci.Special != blosc2.SpecialNone {
-			row.Special = ci.Special.String()
-		}
-		switch {
-		case ci.Header.Special() != blosc2.SpecialNone:
-			row.Kind = "special-" + ci.Header.Special().String()
-		case ci.Header.Memcpyed():
-			row.Kind = "memcpyed"
-		case ci.Header.VLBlocks():
-			row.Kind = "vlblocks"
-		}
-		if err != nil {
-			row.Error = err.Error()
-		}
-		fi.Chunks = append(fi.Chunks, row)
 	}
 	for _, m := range r.Metalayers() {
 		fi.Metalayers = append(fi.Metalayers, metaRow{Name: m.Name, Hex: hex.EncodeToString(m.Content), Value: printable(m.Content)})
@@ -263,7 +270,7 @@ type multiInfo struct {
 	Nbytes  int64       `json:"nbytes"`
 	Cbytes  int64       `json:"cbytes"`
 	NChunks int         `json:"nchunks"`
-	Frames  []frameInfo `json:"frames"`
+	Frames  []frameInfo `json:"frames,omitempty"` // written frame by frame (infoFrame)
 }
 
 // openFrames opens every frame of the file at path: the frames of a
@@ -300,29 +307,74 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 		return err
 	}
 	defer done()
+	bw := bufio.NewWriter(stdout)
 	if len(frames) == 1 {
-		return printFrame(describeFrame(frames[0]), asJSON, maxRows, stdout)
+		if err := printFrame(frames[0], describeFrame(frames[0]), asJSON, maxRows, bw); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
 	mi := multiInfo{NFrames: len(frames), FileLen: size}
-	for _, r := range frames {
-		fi := describeFrame(r)
-		mi.Nbytes += fi.Nbytes
-		mi.Cbytes += fi.Cbytes
-		mi.NChunks += fi.NChunks
-		mi.Frames = append(mi.Frames, fi)
+	fis := make([]frameInfo, len(frames))
+	for i, r := range frames {
+		fis[i] = describeFrame(r)
+		mi.Nbytes += fis[i].Nbytes
+		mi.Cbytes += fis[i].Cbytes
+		mi.NChunks += fis[i].NChunks
 	}
 	if asJSON {
-		return writeJSON(stdout, mi)
+		head, err := json.MarshalIndent(mi, "", "  ")
+		if err != nil {
+			return err
+		}
+		bw.Write(head[:len(head)-2]) // up to the closing "\n}"
+		bw.WriteString(",\n  \"frames\": [\n")
+		for i, r := range frames {
+			if i > 0 {
+				bw.WriteString(",\n")
+			}
+			if err := writeFrameJSON(bw, r, fis[i]); err != nil {
+				return err
+			}
+		}
+		bw.WriteString("\n  ]\n}\n")
+		return bw.Flush()
 	}
-	fmt.Fprintf(stdout, "%d concatenated frames (read as one stream; 'blosc2 join' makes one frame for C-Blosc2): nbytes %d, cbytes %d (ratio %.2f), %d chunks, file %d bytes\n",
+	fmt.Fprintf(bw, "%d concatenated frames (read as one stream; 'blosc2 join' makes one frame for C-Blosc2): nbytes %d, cbytes %d (ratio %.2f), %d chunks, file %d bytes\n",
 		mi.NFrames, mi.Nbytes, mi.Cbytes, ratioOf(mi.Nbytes, mi.Cbytes), mi.NChunks, mi.FileLen)
-	for i, fi := range mi.Frames {
-		fmt.Fprintf(stdout, "\nframe %d at offset %d:\n", i, frames[i].Offset())
-		if err := printFrame(fi, false, maxRows, stdout); err != nil {
+	for i, r := range frames {
+		fmt.Fprintf(bw, "\nframe %d at offset %d:\n", i, r.Offset())
+		if err := printFrame(r, fis[i], false, maxRows, bw); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bw.Flush()
+}
+
+// writeFrameJSON writes fi as a JSON object whose "chunks" rows are made
+// and written one at a time, so that info's memory does not grow with the
+// number of chunks a frame records.
+func writeFrameJSON(w *bufio.Writer, r *framereader.Reader, fi frameInfo) error {
+	fi.Chunks = nil
+	head, err := json.MarshalIndent(fi, "", "  ")
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-2]) // up to the closing "\n}"
+	w.WriteString(",\n  \"chunks\": [")
+	for i := range r.NumChunks() {
+		row, err := json.Marshal(chunkRowOf(r, i))
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			w.WriteByte(',')
+		}
+		w.WriteString("\n    ")
+		w.Write(row)
+	}
+	_, err = w.WriteString("\n  ]\n}")
+	return err
 }
 
 // writeJSON prints v as indented JSON.
@@ -341,10 +393,15 @@ func ratioOf(n, c int64) float64 {
 	return float64(n) / float64(c)
 }
 
-// printFrame prints one frame's description.
-func printFrame(fi frameInfo, asJSON bool, maxRows int, stdout io.Writer) error {
+// printFrame prints one frame's description: its chunks up to maxRows
+// (all with 0, and always all in JSON), each described as it is printed.
+func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, stdout *bufio.Writer) error {
 	if asJSON {
-		return writeJSON(stdout, fi)
+		if err := writeFrameJSON(stdout, r, fi); err != nil {
+			return err
+		}
+		_, err := stdout.WriteString("\n")
+		return err
 	}
 	ratio := ratioOf(fi.Nbytes, fi.Cbytes)
 	fmt.Fprintf(stdout, "%s: format version %d (general_flags %#02x)%s\n", fi.Kind, fi.Version, fi.GeneralFlags, map[bool]string{true: ", header sizes UNPATCHED (run blosc2 repair)"}[fi.Unpatched])
@@ -354,11 +411,12 @@ func printFrame(fi frameInfo, asJSON bool, maxRows int, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "  filters %v, threads %d/%d\n", fi.Filters, fi.TComp, fi.TDecomp)
 	fmt.Fprintf(stdout, "  checksums %s\n", fi.Checksums)
 	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "kind")
-	for i, c := range fi.Chunks {
+	for i := range fi.NChunks {
 		if maxRows > 0 && i >= maxRows {
-			fmt.Fprintf(stdout, "  … %d more (--max-chunks 0 lists all)\n", len(fi.Chunks)-i)
+			fmt.Fprintf(stdout, "  … %d more (--max-chunks 0 lists all)\n", fi.NChunks-i)
 			break
 		}
+		c := chunkRowOf(r, i)
 		kind := c.Kind
 		if c.Special != "" {
 			kind = "index-only " + c.Special
