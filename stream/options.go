@@ -211,9 +211,11 @@ func WithReaderConcurrency(n int) ReaderOption {
 }
 
 // WithMaxMemory caps the uncompressed size any chunk of the input may
-// declare (default 1 GiB); a hostile stream then fails with
-// blosc2.ErrTooLarge instead of allocating what it claims. Memory use is
-// bounded by about (concurrency + 2) × this cap.
+// declare (default 1 GiB), and the size of a frame's index; a hostile
+// stream then fails with blosc2.ErrTooLarge instead of allocating what it
+// claims. Memory use is bounded by about (concurrency + 2) × this cap.
+// Special chunks (zeros, NaN, a repeated value) of 1 MiB or more are
+// produced 64 KiB at a time, so they are read whatever size they declare.
 func WithMaxMemory(n int) ReaderOption {
 	return func(o *readerOptions) error {
 		if n < 1 {

@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -43,7 +42,8 @@ type Reader struct {
 	seq  chunkSource
 	ra   *randomAccess // set when the source allows random access
 
-	cur    []byte // the decoded chunk being read
+	cur    []byte // the decoded chunk being read (or a piece of virt)
+	virt   virtualChunk
 	chunk  []byte // the compressed chunk last decoded (one goroutine)
 	curOff int    // read position inside cur
 	pos    int64  // position of the next Read in the whole stream
@@ -130,13 +130,16 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 			return 0, err
 		}
 		r.chunk = c
-		// DecompressWith appends nbytes (header bytes 4..7) in place when
-		// the capacity allows; the capacity limit keeps it inside direct.
+		if v, ok := newVirtualChunk(c); ok {
+			r.virt = v
+			r.cur, r.curOff = r.cur[:0], 0
+			return 0, nil
+		}
+		// DecompressWith appends nbytes in place when the capacity allows;
+		// the capacity limit keeps it inside direct.
 		dst, into := r.cur[:0], false
-		if len(direct) > 0 && len(c) >= blosc2.MinHeaderLen {
-			if nbytes := int(int32(binary.LittleEndian.Uint32(c[4:]))); nbytes > 0 && nbytes <= len(direct) {
-				dst, into = direct[:0:len(direct)], true
-			}
+		if p, err := blosc2.ParsePrefix(c); err == nil && len(direct) > 0 && p.Nbytes > 0 && p.Nbytes <= len(direct) {
+			dst, into = direct[:0:len(direct)], true
 		}
 		out, err := blosc2.DecompressWith(dst, c, r.dparams())
 		if err != nil {
@@ -155,11 +158,74 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		}
 		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing)
 	}
-	out, err := r.ahead.next(r.cur)
+	out, virt, err := r.ahead.next(r.cur)
 	// r.cur went back to the spare buffers: never keep it, or a Reset
 	// would hand it out a second time.
-	r.cur, r.curOff = out, 0
+	r.cur, r.curOff, r.virt = out, 0, virt
 	return 0, err
+}
+
+// current makes sure cur has unread bytes, taking the next piece of a
+// virtual chunk or the next chunk; with one goroutine a chunk that fits
+// in direct is decoded into it (see nextChunk), and its length returned.
+func (r *Reader) current(direct []byte) (int, error) {
+	for r.curOff == len(r.cur) {
+		if r.virt.left > 0 {
+			r.cur, r.curOff = r.virt.next(), 0
+			continue
+		}
+		k, err := r.nextChunk(direct)
+		if err != nil || k > 0 {
+			return k, err
+		}
+	}
+	return 0, nil
+}
+
+// virtualChunk is a special chunk (zeros, NaN, a repeated value, or
+// uninitialized: zeros) of a declared size too large to decode at once:
+// its bytes are produced a piece at a time, so that a chunk of a few bytes
+// declaring 2 GiB costs 64 KiB of memory whatever the memory cap.
+type virtualChunk struct {
+	piece []byte // a whole number of elements of the pattern
+	left  int64  // bytes still to produce
+}
+
+// virtualMin is the declared size from which special chunks are produced
+// in pieces rather than decoded whole.
+const virtualMin = 1 << 20
+
+// newVirtualChunk makes the virtual form of c when c is a special chunk
+// of at least virtualMin bytes whose pattern repeats with its typesize.
+func newVirtualChunk(c []byte) (virtualChunk, bool) {
+	h, err := blosc2.ParseHeader(c)
+	if err != nil || h.Special() == blosc2.SpecialNone || h.Nbytes < virtualMin || h.Nbytes%h.TypeSize != 0 ||
+		(h.Special() == blosc2.SpecialValue && h.Cbytes-h.HeaderLen() != h.TypeSize) {
+		return virtualChunk{}, false
+	}
+	n := max(64<<10/h.TypeSize, 1) * h.TypeSize
+	piece := make([]byte, n)
+	if h.Special() != blosc2.SpecialUninit {
+		if _, err := blosc2.DecompressRange(piece[:0], c, 0, n); err != nil {
+			return virtualChunk{}, false // decoded whole, which reports the error
+		}
+	}
+	return virtualChunk{piece: piece, left: int64(h.Nbytes)}, true
+}
+
+// next is the next piece.
+func (v *virtualChunk) next() []byte {
+	n := min(int64(len(v.piece)), v.left)
+	v.left -= n
+	return v.piece[:n]
+}
+
+// skip drops n bytes (n ≤ left) and returns the rest of the piece they
+// end in.
+func (v *virtualChunk) skip(n int64) []byte {
+	whole := n / int64(len(v.piece)) * int64(len(v.piece))
+	v.left -= whole
+	return v.next()[n-whole:]
 }
 
 func (r *Reader) isClosed() bool {
@@ -202,20 +268,18 @@ func (r *Reader) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
-	for r.curOff == len(r.cur) {
-		k, err := r.nextChunk(p)
-		if err != nil {
-			if r.isClosed() {
-				err = errReaderClosed
-			}
-			return 0, r.fail(err)
+	k, err := r.current(p)
+	if err != nil {
+		if r.isClosed() {
+			err = errReaderClosed
 		}
-		if k > 0 {
-			r.pos += int64(k)
-			return k, nil
-		}
+		return 0, r.fail(err)
 	}
-	k := copy(p, r.cur[r.curOff:])
+	if k > 0 {
+		r.pos += int64(k)
+		return k, nil
+	}
+	k = copy(p, r.cur[r.curOff:])
 	r.curOff += k
 	r.pos += int64(k)
 	return k, nil
@@ -240,7 +304,7 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 				return total, err
 			}
 		}
-		if _, err := r.nextChunk(nil); err != nil {
+		if _, err := r.current(nil); err != nil {
 			if err == io.EOF {
 				r.err = io.EOF
 				r.stop()
@@ -292,6 +356,7 @@ func newSpareBuffers(concurrency int) *spareBuffers {
 }
 
 type decoded struct {
+	virt       virtualChunk
 	pos        chunkPos
 	compressed []byte
 	out        []byte
@@ -352,8 +417,9 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				case buf = <-ra.free:
 				default:
 				}
-				d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp)
-				if d.err != nil {
+				if v, ok := newVirtualChunk(d.compressed); ok {
+					d.virt, d.out = v, buf[:0]
+				} else if d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp); d.err != nil {
 					d.err = d.pos.wrap(d.err)
 				}
 				select {
@@ -370,7 +436,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 
 // next returns the next decoded chunk; prev is the caller's finished
 // buffer, recycled.
-func (ra *readAhead) next(prev []byte) ([]byte, error) {
+func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 	if prev != nil {
 		select {
 		case ra.free <- prev[:0]:
@@ -382,13 +448,13 @@ func (ra *readAhead) next(prev []byte) ([]byte, error) {
 	select {
 	case d, ok = <-ra.order:
 	case <-ra.closing:
-		return nil, errReaderClosed
+		return nil, virtualChunk{}, errReaderClosed
 	}
 	if !ok {
-		return nil, io.EOF
+		return nil, virtualChunk{}, io.EOF
 	}
 	<-d.done
-	return d.out, d.err
+	return d.out, d.virt, d.err
 }
 
 // stop ends the goroutines and waits for them.
@@ -458,12 +524,16 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 		return 0, r.fail(err)
 	}
 	r.seq = src
-	r.cur, r.curOff, r.pos = r.cur[:0], 0, offset
+	r.cur, r.curOff, r.pos, r.virt = r.cur[:0], 0, offset, virtualChunk{}
 	if skip > 0 {
 		if _, err := r.nextChunk(nil); err != nil {
 			return 0, r.fail(err)
 		}
-		r.curOff = min(skip, len(r.cur))
+		if r.virt.left > 0 {
+			r.cur = r.virt.skip(int64(skip))
+		} else {
+			r.curOff = min(skip, len(r.cur))
+		}
 	}
 	return offset, nil
 }
