@@ -2,13 +2,11 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/b2nd"
-	"github.com/blosc2go/blosc2/framereader"
 )
 
 // b2ndFlags are compress's flags for writing an N-dimensional array.
@@ -76,21 +74,6 @@ func decompressB2nd(path string, w io.Writer, threads int) (ok bool, err error) 
 	return true, err
 }
 
-// decompressB2ndBytes is decompressB2nd for a frame read from stdin.
-func decompressB2ndBytes(data []byte, w io.Writer, threads int) (ok bool, err error) {
-	if framereader.Detect(data, int64(len(data))) != framereader.Contiguous {
-		return false, nil
-	}
-	a, err := b2nd.NewReaderBytes(data, b2nd.WithDParams(blosc2.DParams{Threads: threads}))
-	if errors.Is(err, b2nd.ErrNotArray) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	_, err = a.WriteTo(w)
-	return true, err
-}
 
 // infoB2nd prints the array's geometry; ok is false when path is not an
 // array.

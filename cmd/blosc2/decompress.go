@@ -120,16 +120,50 @@ func decompressInput(w io.Writer, in *source, r io.Reader, threads int) error {
 	br := bufio.NewReaderSize(r, 1<<16)
 	r = br
 	if isB2ndStream(br) {
-		data, err := io.ReadAll(br)
+		// An array decodes in C order, which needs its chunks in another
+		// order than they arrive: spool it to a temporary file (removed
+		// after, and on signals) rather than into memory, so memory stays
+		// bounded by a few chunks as for any frame.
+		path, done, err := spool(br)
 		if err != nil {
 			return err
 		}
-		if ok, err := decompressB2ndBytes(data, w, threads); ok || err != nil {
+		defer done()
+		if ok, err := decompressB2nd(path, w, threads); ok || err != nil {
 			return err
 		}
-		r = bytes.NewReader(data)
+		return decompressTo(w, path, nil, dp)
 	}
 	return decompressTo(w, "", r, dp)
+}
+
+// spool copies r to a new temporary file and returns its path and the
+// function that removes it.
+func spool(r io.Reader) (string, func(), error) {
+	pending.Lock()
+	f, err := os.CreateTemp("", "blosc2-stdin-*.b2nd")
+	if err == nil {
+		pending.paths[f.Name()] = true
+	}
+	pending.Unlock()
+	if err != nil {
+		return "", nil, err
+	}
+	done := func() {
+		pending.Lock()
+		os.Remove(f.Name())
+		delete(pending.paths, f.Name())
+		pending.Unlock()
+	}
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		done()
+		return "", nil, err
+	}
+	return f.Name(), done, nil
 }
 
 func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) error {

@@ -2,7 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -53,5 +58,53 @@ func TestInfoKeepsOnlyWhatItPrints(t *testing.T) {
 	var fi frameInfo
 	if err := json.Unmarshal(buf.Bytes(), &fi); err != nil || len(fi.Chunks) != n || fi.Chunks[n-1].Special != "zeros" {
 		t.Fatalf("info --json: %d rows, %v", len(fi.Chunks), err)
+	}
+}
+
+// TestB2ndFromPipeIsBounded: a b2nd array read from standard input is
+// spooled to a temporary file, not to memory: decompressing a 32 MB array
+// from a pipe allocates far less than the array, gives the bytes
+// decompressing the file gives, and leaves no temporary behind.
+func TestB2ndFromPipeIsBounded(t *testing.T) {
+	dir := t.TempDir()
+	const n = 4 << 20 // float64 values
+	raw := make([]byte, 8*n)
+	x := uint64(1)
+	for i := 0; i < len(raw); i += 8 {
+		x = x*6364136223846793005 + 1442695040888963407
+		binary.LittleEndian.PutUint64(raw[i:], x) // incompressible: the file is as big as the array
+	}
+	in := filepath.Join(dir, "a.f8")
+	os.WriteFile(in, raw, 0o644)
+	arr := filepath.Join(dir, "a.b2nd")
+	if _, e, err := runCmd(t, nil, "compress", "--shape", fmt.Sprint(n), "--dtype", "<f8", "--chunkshape", "262144", "-o", arr, in); err != nil {
+		t.Fatalf("%v %s", err, e)
+	}
+	file, _ := os.ReadFile(arr)
+	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "blosc2-stdin-*"))
+	// Allocations decompressing from the file and from a pipe: the pipe
+	// may add a copy buffer, not the array.
+	alloc := func(args []string, stdin io.Reader) uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		start := ms.TotalAlloc
+		h := sha256.New()
+		var e bytes.Buffer
+		err := run(args, stdin, h, &e)
+		runtime.ReadMemStats(&ms)
+		if want := sha256.Sum256(raw); err != nil || !bytes.Equal(h.Sum(nil), want[:]) {
+			t.Fatalf("%v: %v %s", args, err, e.String())
+		}
+		return ms.TotalAlloc - start
+	}
+	fromFile := alloc([]string{"decompress", "-c", arr}, nil)
+	fromPipe := alloc([]string{"decompress", "-c"}, bytes.NewReader(file))
+	if fromPipe > fromFile+4<<20 {
+		t.Fatalf("a %d-byte array: %d bytes allocated from a pipe, %d from the file", len(file), fromPipe, fromFile)
+	}
+	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "blosc2-stdin-*"))
+	if len(after) != len(before) {
+		t.Fatalf("temporary files left: %v", after)
 	}
 }
