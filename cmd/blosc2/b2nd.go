@@ -74,7 +74,6 @@ func decompressB2nd(path string, w io.Writer, threads int) (ok bool, err error) 
 	return true, err
 }
 
-
 // infoB2nd prints the array's geometry; ok is false when path is not an
 // array.
 func infoB2nd(path string, asJSON bool, stdout io.Writer) (ok bool, err error) {
