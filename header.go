@@ -288,11 +288,14 @@ func putHeader(b []byte, h *Header) {
 // Prefix is what a chunk declares in its first bytes: enough to step over
 // it in a container without reading the rest.
 type Prefix struct {
-	Nbytes int // uncompressed size
-	Cbytes int // the chunk's whole length, header included
-	// VLBlocks reports variable-length blocks; known only when the prefix
-	// holds the 32-byte extended header.
+	Nbytes   int // uncompressed size
+	Cbytes   int // the chunk's whole length, header included
+	TypeSize int // element size (byte 3)
+	// VLBlocks reports variable-length blocks and Special the kind of a
+	// special-value chunk; both known only when the prefix holds the
+	// 32-byte extended header.
 	VLBlocks bool
+	Special  Special
 }
 
 // ParsePrefix reads the sizes a chunk declares from b, its first
@@ -312,8 +315,10 @@ func ParsePrefix(b []byte) (Prefix, error) {
 	if p.Cbytes < MinHeaderLen {
 		return p, fmt.Errorf("%w: cbytes %d is shorter than the header", ErrHeader, p.Cbytes)
 	}
+	p.TypeSize = int(b[3])
 	if len(b) >= ExtendedHeaderLen && b[2]&flagExtended == flagExtended {
 		p.VLBlocks = b[30]&b2VLBlocks != 0
+		p.Special = Special(b[31] >> 4 & 7)
 	}
 	return p, nil
 }

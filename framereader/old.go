@@ -2,7 +2,6 @@ package framereader
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"io"
 
@@ -52,12 +51,13 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		if err != nil {
 			return fmt.Errorf("packed chunk %d: %w", i, err)
 		}
-		n := int32(binary.LittleEndian.Uint32(hb[4:]))
-		if n < 0 {
-			return fmt.Errorf("%w: packed chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
+		p, err := blosc2.ParsePrefix(hb)
+		if err != nil {
+			return fmt.Errorf("packed chunk %d: %w", i, err)
 		}
+		n := int32(p.Nbytes)
 		if i == 0 {
-			h.TypeSize = int32(max(hb[3], 1))
+			h.TypeSize = int32(max(p.TypeSize, 1))
 		}
 		sizes.Add(n)
 	}
@@ -135,8 +135,12 @@ func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, err
 	if err != nil {
 		return nil, 0, err
 	}
-	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-	if cb < blosc2.MinHeaderLen || cb > s.size-e {
+	p, err := blosc2.ParsePrefix(hb)
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
+	}
+	cb := int64(p.Cbytes)
+	if cb > s.size-e {
 		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
 	}
 	return readChunk(dst, s.ra, e, cb, s.size, "chunk", sum)

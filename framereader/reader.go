@@ -253,8 +253,12 @@ func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32,
 	if err != nil {
 		return nil, 0, err
 	}
-	cb := int64(int32(binary.LittleEndian.Uint32(hb[12:])))
-	if cb < blosc2.MinHeaderLen || cb > s.cbytes-e {
+	p, err := blosc2.ParsePrefix(hb)
+	if err != nil {
+		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
+	}
+	cb := int64(p.Cbytes)
+	if cb > s.cbytes-e {
 		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
 	}
 	return readChunk(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk", sum)
@@ -333,8 +337,12 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if err != nil {
 		return ci, fmt.Errorf("chunk %d: %w", i, err)
 	}
-	cb := int(int32(binary.LittleEndian.Uint32(hb[12:])))
-	if cb <= 4096 || (len(hb) >= 32 && hb[31]>>4&7 == uint8(blosc2.SpecialValue)) {
+	p, err := blosc2.ParsePrefix(hb)
+	if err != nil {
+		return ci, fmt.Errorf("chunk %d: %w", i, err)
+	}
+	cb := p.Cbytes
+	if cb <= 4096 || p.Special == blosc2.SpecialValue {
 		// Small chunks (and repeated-value ones, whose value follows the
 		// header) are read whole.
 		if hb, _, err = r.src.chunk(nil, ci.Entry, false); err != nil {
@@ -546,11 +554,12 @@ func (r *Reader) buildLayout() {
 			r.layoutErr = fmt.Errorf("chunk %d: %w", i, err)
 			return
 		}
-		n := int64(int32(binary.LittleEndian.Uint32(hb[4:])))
-		if n < 0 {
-			r.layoutErr = fmt.Errorf("%w: chunk %d declares nbytes %d", blosc2.ErrCorrupt, i, n)
+		p, err := blosc2.ParsePrefix(hb)
+		if err != nil {
+			r.layoutErr = fmt.Errorf("chunk %d: %w", i, err)
 			return
 		}
+		n := int64(p.Nbytes)
 		starts[i+1] = n
 		total += n
 	}
