@@ -83,7 +83,8 @@ func TestB2ndFromPipeIsBounded(t *testing.T) {
 	file, _ := os.ReadFile(arr)
 	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "blosc2-stdin-*"))
 	// Allocations decompressing from the file and from a pipe: the pipe
-	// may add a copy buffer, not the array.
+	// may add copy buffers and noise (the race detector, goroutines), not
+	// the array (reading it into memory added 2.5 times its size).
 	alloc := func(args []string, stdin io.Reader) uint64 {
 		runtime.GC()
 		var ms runtime.MemStats
@@ -100,7 +101,7 @@ func TestB2ndFromPipeIsBounded(t *testing.T) {
 	}
 	fromFile := alloc([]string{"decompress", "-c", arr}, nil)
 	fromPipe := alloc([]string{"decompress", "-c"}, bytes.NewReader(file))
-	if fromPipe > fromFile+4<<20 {
+	if fromPipe > fromFile+uint64(len(file))/2 {
 		t.Fatalf("a %d-byte array: %d bytes allocated from a pipe, %d from the file", len(file), fromPipe, fromFile)
 	}
 	after, _ := filepath.Glob(filepath.Join(os.TempDir(), "blosc2-stdin-*"))
