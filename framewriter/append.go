@@ -154,9 +154,6 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 	case l.NChunks > 0:
 		w.sums = false
 	}
-	if !w.sums {
-		w.crcs = make([]uint32, l.NChunks) // keeps crcs parallel to entries
-	}
 	for _, v := range o.vlmetas {
 		if err := w.SetVLMetalayer(v.name, v.content); err != nil {
 			return nil, err

@@ -34,7 +34,7 @@ type Writer struct {
 	vl     []frame.VLMeta
 
 	entries []int64
-	crcs    []uint32 // checksum of each stored chunk (0 for index-only ones)
+	crcs    []uint32 // with sums, each chunk's checksum (0 for index-only ones)
 	sums    bool     // write the checksum record
 	// trailerHasVL: the trailer tail built holds vlmetalayers (the
 	// header's has_vlmetalayers).
@@ -260,7 +260,9 @@ func (w *Writer) TruncateChunks(n int) error {
 		}
 	}
 	w.entries = w.entries[:n]
-	w.crcs = w.crcs[:n]
+	if w.sums {
+		w.crcs = w.crcs[:n]
+	}
 	w.pending = slices.DeleteFunc(w.pending, func(p pendingSpecial) bool { return p.i >= n })
 	if n == 0 {
 		w.sizes = frame.NewSizes() // the next chunk sets VLBlocks again
@@ -340,7 +342,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		(kind != blosc2.SpecialNaN || h.TypeSize == int(w.h.TypeSize)) {
 		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
 		w.entries = append(w.entries, frame.SpecialEntry(kind))
-		w.crcs = append(w.crcs, 0)
+		w.noteCRC(nil)
 		if err := w.markLossy(); err != nil {
 			return err
 		}
@@ -355,7 +357,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 			return err
 		}
 		w.entries = append(w.entries, e)
-		w.crcs = append(w.crcs, w.crcOf(chunk))
+		w.noteCRC(chunk)
 	}
 	w.fill = false
 	w.dirty = true
@@ -737,7 +739,7 @@ func (w *Writer) relocate() error {
 		}
 		w.entries[p.i] = e
 		if w.sums {
-			w.crcs[p.i] = w.crcOf(c)
+			w.crcs[p.i] = frame.ChunkCRC(c)
 		}
 	}
 	w.pending = nil
@@ -764,12 +766,17 @@ func (w *Writer) tail() (idx, trailer []byte, err error) {
 	return idx, frame.AppendTrailer(nil, vl, fp), nil
 }
 
-// crcOf is the checksum of a stored chunk, when the frame keeps them.
-func (w *Writer) crcOf(chunk []byte) uint32 {
+// noteCRC records the checksum of the chunk just added, stored (nil for
+// one the index records without storing it), when the frame keeps them.
+func (w *Writer) noteCRC(stored []byte) {
 	if !w.sums {
-		return 0
+		return
 	}
-	return frame.ChunkCRC(chunk)
+	var c uint32
+	if stored != nil {
+		c = frame.ChunkCRC(stored)
+	}
+	w.crcs = append(w.crcs, c)
 }
 
 // trailerVL is the trailer's vlmetalayers: the user's, and the checksum

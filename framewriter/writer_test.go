@@ -292,3 +292,46 @@ func TestTruncateChunks(t *testing.T) {
 		a.Close()
 	}
 }
+
+// TestTruncateChunksWithoutChecksums: TruncateChunks on a frame that keeps
+// no checksums (WithoutChecksums, or one written by C-Blosc2 and appended
+// to) keeps the frame readable; it panicked after FillSpecial.
+func TestTruncateChunksWithoutChecksums(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.b2frame")
+	w, err := Create(path, WithoutChecksums(), WithoutSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.FillSpecial(1000, blosc2.SpecialZero, 80); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.TruncateChunks(5); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Append(path, WithoutSync())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.TruncateChunks(3); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.WriteChunk(testData(80, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, err := framereader.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got := make([]byte, r.Size())
+	if _, err := r.ReadAt(got, 0); err != nil || r.NumChunks() != 4 || r.Checksums() != "none" ||
+		!bytes.Equal(got, append(make([]byte, 240), testData(80, 1)...)) {
+		t.Fatalf("%d chunks, checksums %s: %v", r.NumChunks(), r.Checksums(), err)
+	}
+}
