@@ -319,7 +319,7 @@ func (s *ChunkReader) finish(trailer []byte) error {
 // checksum record, when it has a current one: as gzip checks its CRC at
 // the end of a member, before io.EOF.
 func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index) error {
-	state, sums, err := frame.LoadChecksums(vl, trailer, 64+4*idx.Len())
+	state, sums, err := frame.LoadChecksums(vl, trailer, idx.Len())
 	if err != nil || state != frame.ChecksumsValid {
 		return err
 	}
@@ -337,18 +337,16 @@ func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index)
 	j := 0
 	for i := range idx.Len() {
 		e := idx.At(i)
-		var err error
 		if e < 0 {
-			err = sums.Verify(i, e, nil)
-		} else if s.crcs[j] != sums.CRCs[i] {
-			err = fmt.Errorf("%w: chunk %d (stored at frame offset %d): CRC-32C %08x, recorded %08x", blosc2.ErrChecksum, i, e+int64(h.HeaderLen), s.crcs[j], sums.CRCs[i])
+			if err := sums.Verify(i, e, nil); err != nil {
+				return err
+			}
+			continue
 		}
-		if e >= 0 {
-			j++
+		if err := sums.VerifyCRC(i, s.crcs[j]); err != nil {
+			return fmt.Errorf("%w (stored at frame offset %d)", err, e+int64(h.HeaderLen))
 		}
-		if err != nil {
-			return err
-		}
+		j++
 	}
 	return nil
 }

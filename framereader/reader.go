@@ -314,6 +314,17 @@ type ChunkInfo struct {
 	Header blosc2.Header
 }
 
+// ChunkOffset is where chunk i's bytes start in a contiguous frame, from
+// the index alone (nothing is read); false for a chunk the index records
+// without storing it, and in other formats.
+func (r *Reader) ChunkOffset(i int) (int64, bool) {
+	if r.format != Contiguous || i < 0 || i >= r.nchunks {
+		return 0, false
+	}
+	e := r.idx.At(i)
+	return int64(r.h.HeaderLen) + e, e >= 0
+}
+
 // ChunkInfo returns what the index and the chunk header say of chunk i.
 func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if err := r.checkIndex(i); err != nil {

@@ -198,6 +198,9 @@ const virtualMin = 1 << 20
 // newVirtualChunk makes the virtual form of c when c is a special chunk
 // of at least virtualMin bytes whose pattern repeats with its typesize.
 func newVirtualChunk(c []byte) (virtualChunk, bool) {
+	if p, err := blosc2.ParsePrefix(c); err != nil || p.Special == blosc2.SpecialNone || p.Nbytes < virtualMin {
+		return virtualChunk{}, false // the common case: one look at the prefix
+	}
 	h, err := blosc2.ParseHeader(c)
 	if err != nil || h.Special() == blosc2.SpecialNone || h.Nbytes < virtualMin || h.Nbytes%h.TypeSize != 0 ||
 		(h.Special() == blosc2.SpecialValue && h.Cbytes-h.HeaderLen() != h.TypeSize) {

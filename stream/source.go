@@ -21,13 +21,13 @@ type chunkSource interface {
 // chunkPos is where a chunk comes from, for error messages.
 type chunkPos struct {
 	frame, chunk int
-	offset       int64 // in its frame; -1 for a chunk the index implies
+	offset       int64 // in its frame; -1 when it has none (implied by the index, a sparse frame's file)
 }
 
 // wrap names the chunk in a decoding error.
 func (p chunkPos) wrap(err error) error {
 	if p.offset < 0 {
-		return fmt.Errorf("frame %d, chunk %d (implied by the index): %w", p.frame, p.chunk, err)
+		return fmt.Errorf("frame %d, chunk %d: %w", p.frame, p.chunk, err)
 	}
 	return fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", p.frame, p.chunk, p.offset, err)
 }
@@ -193,8 +193,8 @@ func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 	}
 	fr := s.a.frames[s.frame]
 	pos := chunkPos{s.frame, s.next, -1}
-	if ci, err := fr.ChunkInfo(s.next); err == nil && ci.Entry >= 0 {
-		pos.offset = int64(fr.Info().HeaderLen) + ci.Entry
+	if off, ok := fr.ChunkOffset(s.next); ok {
+		pos.offset = off
 	}
 	c, err := fr.AppendChunk(reuse[:0], s.next)
 	if err != nil {

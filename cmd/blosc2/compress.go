@@ -27,6 +27,21 @@ func (in *source) Close() {
 	}
 }
 
+// openFor opens the input name and checks out ("" for standard output)
+// against it with checkOutput, whose direct it returns.
+func (o *gzOptions) openFor(name, out string, dirOK bool) (*source, bool, error) {
+	in, err := o.openInput(name, dirOK)
+	if err != nil || out == "" {
+		return in, false, err
+	}
+	direct, err := checkOutput(out, in.info, o.force)
+	if err != nil {
+		in.Close()
+		return nil, false, err
+	}
+	return in, direct, nil
+}
+
 // openInput opens name ("-": standard input) the way gzip does: a
 // symbolic link or a special file is refused without -f, a directory is
 // skipped (unless dirOK: a sparse frame being decompressed).
@@ -113,17 +128,11 @@ func (o *gzOptions) compressOne(name string) error {
 	if out == "" && isTerminal(o.stdout) && !o.force {
 		return fmt.Errorf("compressed data not written to a terminal (use -f to force, -o or redirect)")
 	}
-	in, err := o.openInput(name, false)
+	in, direct, err := o.openFor(name, out, false)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	direct := false
-	if out != "" {
-		if direct, err = checkOutput(out, in.info, o.force); err != nil {
-			return err
-		}
-	}
 	src, stop := withProgress(in.r, name, in.size, o.stderr, out != "" && !o.quiet)
 	cr := &countReader{r: src}
 	written, err := o.compressTo(cr, out, direct, p, in)

@@ -24,17 +24,11 @@ func (o *gzOptions) decompressOne(name string) error {
 			return err
 		}
 	}
-	in, err := o.openInput(name, true)
+	in, direct, err := o.openFor(name, out, true)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	direct := false
-	if out != "" {
-		if direct, err = checkOutput(out, in.info, o.force); err != nil {
-			return err
-		}
-	}
 	var w io.Writer = io.Discard
 	var sink *fileSink
 	switch {

@@ -323,12 +323,10 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 		mi.NChunks += fis[i].NChunks
 	}
 	if asJSON {
-		head, err := json.MarshalIndent(mi, "", "  ")
-		if err != nil {
+		if err := writeJSONOpen(bw, mi, "frames"); err != nil {
 			return err
 		}
-		bw.Write(head[:len(head)-2]) // up to the closing "\n}"
-		bw.WriteString(",\n  \"frames\": [\n")
+		bw.WriteString("\n")
 		for i, r := range frames {
 			if i > 0 {
 				bw.WriteString(",\n")
@@ -356,12 +354,9 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 // number of chunks a frame records.
 func writeFrameJSON(w *bufio.Writer, r *framereader.Reader, fi frameInfo) error {
 	fi.Chunks = nil
-	head, err := json.MarshalIndent(fi, "", "  ")
-	if err != nil {
+	if err := writeJSONOpen(w, fi, "chunks"); err != nil {
 		return err
 	}
-	w.Write(head[:len(head)-2]) // up to the closing "\n}"
-	w.WriteString(",\n  \"chunks\": [")
 	for i := range r.NumChunks() {
 		row, err := json.Marshal(chunkRowOf(r, i))
 		if err != nil {
@@ -373,7 +368,20 @@ func writeFrameJSON(w *bufio.Writer, r *framereader.Reader, fi frameInfo) error 
 		w.WriteString("\n    ")
 		w.Write(row)
 	}
-	_, err = w.WriteString("\n  ]\n}")
+	_, err := w.WriteString("\n  ]\n}")
+	return err
+}
+
+// writeJSONOpen writes the JSON object v, indented, without its closing
+// brace, and opens the array member key, which the caller writes piece by
+// piece and closes ("\n  ]\n}").
+func writeJSONOpen(w *bufio.Writer, v any, key string) error {
+	head, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	w.Write(head[:len(head)-2]) // up to the closing "\n}"
+	_, err = fmt.Fprintf(w, ",\n  %q: [", key)
 	return err
 }
 

@@ -190,7 +190,8 @@ func (s ChecksumState) String() string {
 // checks it against the trailer's fingerprint. A fingerprint of ours
 // without its record, or that does not match it, is ErrChecksum: the
 // trailer was damaged.
-func LoadChecksums(vl []VLMeta, trailer []byte, maxNbytes int) (ChecksumState, *Checksums, error) {
+// nchunks, the frame's, bounds the record decoded.
+func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int) (ChecksumState, *Checksums, error) {
 	fp := TrailerFingerprint(trailer)
 	var chunk []byte
 	for _, m := range vl {
@@ -207,7 +208,7 @@ func LoadChecksums(vl []VLMeta, trailer []byte, maxNbytes int) (ChecksumState, *
 	if fp.Type != FingerprintCRC32 {
 		return ChecksumsStale, nil, nil
 	}
-	rec, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: maxNbytes})
+	rec, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: checksumsHead + 4*nchunks})
 	if err != nil {
 		return ChecksumsNone, nil, fmt.Errorf("%w: checksum record: %w", blosc2.ErrChecksum, err)
 	}

@@ -30,7 +30,7 @@ type Layout struct {
 // loadChecksums reads the checksum record of a loaded frame and checks it
 // against the header.
 func (l *Layout) loadChecksums(trailer []byte) error {
-	state, sums, err := LoadChecksums(l.VL, trailer, checksumsHead+4*l.NChunks)
+	state, sums, err := LoadChecksums(l.VL, trailer, l.NChunks)
 	if err != nil {
 		return err
 	}
