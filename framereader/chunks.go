@@ -135,22 +135,41 @@ func (s *ChunkReader) Next() ([]byte, error) { return s.NextAppend(nil) }
 // NextAppend is Next, reading the chunk into reuse's memory when it is
 // large enough (reuse is the caller's buffer it is done with).
 func (s *ChunkReader) NextAppend(reuse []byte) ([]byte, error) {
+	c, _, err := s.next(reuse, false)
+	return c, err
+}
+
+// NextRun is NextAppend for a caller that can repeat a chunk: it returns
+// the next chunk and how many chunks in a row it stands for, more than one
+// for a run of identical special chunks recorded only in the index (as
+// blosc2_schunk_fill_special writes them by the million), all of which it
+// moves past. Position then names the run's first chunk.
+func (s *ChunkReader) NextRun(reuse []byte) ([]byte, int, error) {
+	return s.next(reuse, true)
+}
+
+func (s *ChunkReader) next(reuse []byte, runs bool) ([]byte, int, error) {
 	for {
 		if s.tail.next < s.tail.end {
+			first := s.tail.next
 			c, err := s.tail.chunk(reuse)
 			if err != nil {
 				s.err = err
-				return nil, err
+				return nil, 0, err
 			}
-			s.count(c)
-			s.lastChunk, s.lastPos = s.tail.next-1, -1
-			return c, nil
+			n := 1
+			if runs {
+				n += s.tail.skipRepeats()
+			}
+			s.count(c, n)
+			s.lastChunk, s.lastPos = first, -1
+			return c, n, nil
 		}
 		if s.err != nil {
-			return nil, s.err
+			return nil, 0, s.err
 		}
 		if s.done {
-			return nil, io.EOF
+			return nil, 0, io.EOF
 		}
 		c, err := s.step(reuse)
 		if err != nil {
@@ -158,17 +177,18 @@ func (s *ChunkReader) NextAppend(reuse []byte) ([]byte, error) {
 			continue
 		}
 		if c != nil {
-			s.count(c)
-			return c, nil
+			s.count(c, 1)
+			return c, 1, nil
 		}
 	}
 }
 
-func (s *ChunkReader) count(c []byte) {
-	s.nchunks++
+// count adds n chunks like c to the totals.
+func (s *ChunkReader) count(c []byte, n int) {
+	s.nchunks += n
 	if p, err := blosc2.ParsePrefix(c); err == nil {
-		s.nbytes += int64(p.Nbytes)
-		s.fNbytes += int64(p.Nbytes)
+		s.nbytes += int64(n) * int64(p.Nbytes)
+		s.fNbytes += int64(n) * int64(p.Nbytes)
 	}
 }
 
@@ -224,6 +244,29 @@ type specialTail struct {
 	last      int64 // the last one's
 	typeSize  int
 	blockSize int
+}
+
+// skipRepeats moves past the entries after the one chunk just made that
+// make the same chunk, and returns how many.
+func (t *specialTail) skipRepeats() int {
+	i := t.next - 1
+	if i == t.end-1 {
+		return 0
+	}
+	e, j := t.idx.At(i), t.next
+	if t.idx.Repeated() {
+		j = t.end
+	} else {
+		for j < t.end && t.idx.At(j) == e {
+			j++
+		}
+	}
+	if j == t.end && t.last != t.size {
+		j-- // the last one is shorter
+	}
+	k := j - t.next
+	t.next = j
+	return k
 }
 
 func (t *specialTail) chunk(reuse []byte) ([]byte, error) {

@@ -325,6 +325,48 @@ func (r *Reader) ChunkOffset(i int) (int64, bool) {
 	return int64(r.h.HeaderLen) + e, e >= 0
 }
 
+// SpecialRun is how many chunks from chunk i on, i included, are the same
+// chunk implied by the index: the same special entry (zeros, NaN,
+// uninitialized) of the same size, as blosc2_schunk_fill_special writes
+// them by the million. It is 1 for a stored chunk. A caller that reads
+// chunk i through AppendChunk can produce the run's bytes at once instead
+// of chunk after chunk; their checksums, if the frame has them, are
+// verified here.
+func (r *Reader) SpecialRun(i int) (int, error) {
+	if err := r.checkIndex(i); err != nil {
+		return 0, err
+	}
+	e := r.idx.At(i)
+	if e >= 0 || (r.format != Contiguous && r.format != Sparse) {
+		return 1, nil
+	}
+	_, n, err := r.chunkRange(i)
+	if err != nil {
+		return 0, err
+	}
+	j := i + 1
+	if r.idx.Repeated() {
+		j = r.nchunks
+	} else {
+		for j < r.nchunks && r.idx.At(j) == e {
+			j++
+		}
+	}
+	if j > i+1 && j == r.nchunks { // the last chunk may be shorter
+		if _, last, err := r.chunkRange(j - 1); err != nil || last != n {
+			j--
+		}
+	}
+	if r.sums != nil {
+		for k := i + 1; k < j; k++ {
+			if err := r.sums.Verify(k, e, nil); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return j - i, nil
+}
+
 // ChunkInfo returns what the index and the chunk header say of chunk i.
 func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if err := r.checkIndex(i); err != nil {

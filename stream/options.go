@@ -210,12 +210,17 @@ func WithReaderConcurrency(n int) ReaderOption {
 	}
 }
 
-// WithMaxMemory caps the uncompressed size any chunk of the input may
-// declare (default 1 GiB), and the size of a frame's index; a hostile
-// stream then fails with blosc2.ErrTooLarge instead of allocating what it
-// claims. Memory use is bounded by about (concurrency + 2) × this cap.
-// Special chunks (zeros, NaN, a repeated value) of 1 MiB or more are
-// produced 64 KiB at a time, so they are read whatever size they declare.
+// WithMaxMemory caps the memory a Reader holds for chunks (default 1 GiB):
+// the chunks read ahead, compressed and decompressed, and the buffers kept
+// for reuse, together stay within n bytes (plus the one chunk being read
+// from the source, and a buffer the Reader keeps across Reset); fewer
+// chunks are decoded ahead when larger ones would not fit. A chunk whose
+// compressed and decoded sizes together exceed n, or an index larger than
+// n, fails with blosc2.ErrTooLarge instead of allocating what a hostile
+// stream claims. Special chunks (zeros, NaN, a repeated value) of 1 MiB or
+// more are produced 64 KiB at a time, so they are read whatever size they
+// declare. Random access (ReadAt, Seek) decodes one chunk at a time per
+// call, each within the same cap.
 func WithMaxMemory(n int) ReaderOption {
 	return func(o *readerOptions) error {
 		if n < 1 {

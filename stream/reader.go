@@ -27,7 +27,7 @@ import (
 // arrives at once; io.ReadFull fills a buffer.
 //
 // Chunks are decompressed ahead of Read by up to the configured number of
-// goroutines; at most concurrency+1 decompressed chunks are held. When the
+// goroutines, as far as WithMaxMemory allows. When the
 // source is an io.ReaderAt or an io.ReadSeeker, Seek and ReadAt give
 // random access through the frames' indexes.
 //
@@ -130,7 +130,12 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 			return 0, err
 		}
 		r.chunk = c
-		if v, ok := newVirtualChunk(c); ok {
+		if err := fitsMemory(c, pos, int64(r.opts.maxMemory)); err != nil {
+			return 0, err
+		}
+		if v, ok, err := newVirtualChunk(c, pos.run); err != nil {
+			return 0, pos.wrap(err)
+		} else if ok {
 			r.virt = v
 			r.cur, r.curOff = r.cur[:0], 0
 			return 0, nil
@@ -170,7 +175,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 // in direct is decoded into it (see nextChunk), and its length returned.
 func (r *Reader) current(direct []byte) (int, error) {
 	for r.curOff == len(r.cur) {
-		if r.virt.left > 0 {
+		if r.virt.left() > 0 {
 			r.cur, r.curOff = r.virt.next(), 0
 			continue
 		}
@@ -180,55 +185,6 @@ func (r *Reader) current(direct []byte) (int, error) {
 		}
 	}
 	return 0, nil
-}
-
-// virtualChunk is a special chunk (zeros, NaN, a repeated value, or
-// uninitialized: zeros) of a declared size too large to decode at once:
-// its bytes are produced a piece at a time, so that a chunk of a few bytes
-// declaring 2 GiB costs 64 KiB of memory whatever the memory cap.
-type virtualChunk struct {
-	piece []byte // a whole number of elements of the pattern
-	left  int64  // bytes still to produce
-}
-
-// virtualMin is the declared size from which special chunks are produced
-// in pieces rather than decoded whole.
-const virtualMin = 1 << 20
-
-// newVirtualChunk makes the virtual form of c when c is a special chunk
-// of at least virtualMin bytes whose pattern repeats with its typesize.
-func newVirtualChunk(c []byte) (virtualChunk, bool) {
-	if p, err := blosc2.ParsePrefix(c); err != nil || p.Special == blosc2.SpecialNone || p.Nbytes < virtualMin {
-		return virtualChunk{}, false // the common case: one look at the prefix
-	}
-	h, err := blosc2.ParseHeader(c)
-	if err != nil || h.Special() == blosc2.SpecialNone || h.Nbytes < virtualMin || h.Nbytes%h.TypeSize != 0 ||
-		(h.Special() == blosc2.SpecialValue && h.Cbytes-h.HeaderLen() != h.TypeSize) {
-		return virtualChunk{}, false
-	}
-	n := max(64<<10/h.TypeSize, 1) * h.TypeSize
-	piece := make([]byte, n)
-	if h.Special() != blosc2.SpecialUninit {
-		if _, err := blosc2.DecompressRange(piece[:0], c, 0, n); err != nil {
-			return virtualChunk{}, false // decoded whole, which reports the error
-		}
-	}
-	return virtualChunk{piece: piece, left: int64(h.Nbytes)}, true
-}
-
-// next is the next piece.
-func (v *virtualChunk) next() []byte {
-	n := min(int64(len(v.piece)), v.left)
-	v.left -= n
-	return v.piece[:n]
-}
-
-// skip drops n bytes (n ≤ left) and returns the rest of the piece they
-// end in.
-func (v *virtualChunk) skip(n int64) []byte {
-	whole := n / int64(len(v.piece)) * int64(len(v.piece))
-	v.left -= whole
-	return v.next()[n-whole:]
 }
 
 func (r *Reader) isClosed() bool {
@@ -340,22 +296,12 @@ func (r *Reader) Close() error {
 // readAhead decodes chunks on goroutines and hands them out in order.
 type readAhead struct {
 	*spareBuffers
+	budget  *budget
 	order   chan *decoded // in stream order; its capacity bounds the read-ahead
+	last    *decoded      // the chunk the consumer reads, released by the next call to next
 	quit    chan struct{}
 	closing <-chan struct{} // the Reader's: closed by Close
 	wg      sync.WaitGroup
-}
-
-// spareBuffers holds the buffers the read-ahead is done with, up to as many
-// as it can have in use at once, so that a long stream, or a Reader Reset
-// for stream after stream, allocates its buffers once.
-type spareBuffers struct {
-	free  chan []byte // decoded buffers to reuse
-	freeC chan []byte // compressed buffers to reuse
-}
-
-func newSpareBuffers(concurrency int) *spareBuffers {
-	return &spareBuffers{free: make(chan []byte, concurrency+1), freeC: make(chan []byte, concurrency+1)}
 }
 
 type decoded struct {
@@ -363,13 +309,43 @@ type decoded struct {
 	pos        chunkPos
 	compressed []byte
 	out        []byte
+	reserved   int64 // bytes of the budget this chunk holds
 	err        error
 	done       chan struct{}
+}
+
+// decodedRoom is what decoding chunk c may hold: its declared size, with
+// room for a spare buffer slightly larger, or one piece of a special
+// chunk produced in pieces. Chunks too short to say are decoded into
+// nothing and fail.
+func decodedRoom(c []byte) int64 {
+	p, err := blosc2.ParsePrefix(c)
+	switch {
+	case err != nil:
+		return 0
+	case p.Special != blosc2.SpecialNone && p.Nbytes >= virtualMin:
+		return virtualPiece + 255 // a whole number of elements, typesize ≤ 255
+	case p.Special != blosc2.SpecialNone && p.Nbytes <= virtualPiece:
+		return virtualPiece + int64(p.Nbytes) // perhaps a run: whole chunks
+	default:
+		return int64(p.Nbytes) + int64(p.Nbytes)/16
+	}
+}
+
+// fitsMemory is nil when chunk c, compressed and decoded, fits in limit
+// bytes, and otherwise an error wrapping blosc2.ErrTooLarge.
+func fitsMemory(c []byte, pos chunkPos, limit int64) error {
+	if room := decodedRoom(c); int64(cap(c))+room > limit {
+		return pos.wrap(fmt.Errorf("%w: the chunk takes %d bytes compressed and up to %d decoded, more than the memory cap of %d (WithMaxMemory)",
+			blosc2.ErrTooLarge, len(c), room, limit))
+	}
+	return nil
 }
 
 func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}) *readAhead {
 	ra := &readAhead{
 		spareBuffers: spares,
+		budget:       newBudget(int64(dp.MaxNbytes), spares),
 		order:        make(chan *decoded, max(n-1, 1)),
 		quit:         make(chan struct{}),
 		closing:      closing,
@@ -381,14 +357,17 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		defer close(work)
 		defer close(ra.order)
 		for {
-			var reuse []byte
-			select {
-			case reuse = <-ra.freeC:
-			default:
-			}
-			c, pos, err := src.Next(reuse)
+			c, pos, err := src.Next(ra.take(ra.freeC))
 			d := &decoded{pos: pos, compressed: c, err: err, done: make(chan struct{})}
-			if err != nil {
+			if err == nil {
+				d.reserved = int64(cap(c)) + decodedRoom(c)
+				if d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil {
+					d.reserved, d.compressed = 0, nil
+				} else if !ra.budget.reserve(d.reserved, ra.quit, ra.closing) {
+					return
+				}
+			}
+			if d.err != nil {
 				close(d.done)
 			}
 			select {
@@ -398,7 +377,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			case <-ra.closing:
 				return
 			}
-			if err != nil {
+			if d.err != nil {
 				return
 			}
 			select {
@@ -415,21 +394,25 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		go func() { // decoders
 			defer ra.wg.Done()
 			for d := range work {
-				var buf []byte
-				select {
-				case buf = <-ra.free:
-				default:
+				room := decodedRoom(d.compressed)
+				buf := ra.take(ra.free)
+				if int64(cap(buf)) > room {
+					buf = nil // larger than the reservation covers
 				}
-				if v, ok := newVirtualChunk(d.compressed); ok {
+				if v, ok, err := newVirtualChunk(d.compressed, d.pos.run); err != nil {
+					d.err = d.pos.wrap(err)
+				} else if ok {
 					d.virt, d.out = v, buf[:0]
 				} else if d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp); d.err != nil {
 					d.err = d.pos.wrap(d.err)
 				}
-				select {
-				case ra.freeC <- d.compressed[:0]:
-				default:
-				}
+				// The compressed bytes are done with: their share of the
+				// reservation goes back, and the buffer to the spares.
+				c := d.compressed
 				d.compressed = nil
+				d.reserved -= int64(cap(c))
+				ra.budget.release(int64(cap(c)))
+				ra.budget.keep(ra.freeC, c)
 				close(d.done)
 			}
 		}()
@@ -440,12 +423,11 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 // next returns the next decoded chunk; prev is the caller's finished
 // buffer, recycled.
 func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
-	if prev != nil {
-		select {
-		case ra.free <- prev[:0]:
-		default:
-		}
+	if ra.last != nil {
+		ra.budget.release(ra.last.reserved)
+		ra.last = nil
 	}
+	ra.budget.keep(ra.free, prev)
 	var d *decoded
 	var ok bool
 	select {
@@ -457,6 +439,7 @@ func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 		return nil, virtualChunk{}, io.EOF
 	}
 	<-d.done
+	ra.last = d
 	return d.out, d.virt, d.err
 }
 
@@ -532,7 +515,7 @@ func (r *Reader) Seek(offset int64, whence int) (int64, error) {
 		if _, err := r.nextChunk(nil); err != nil {
 			return 0, r.fail(err)
 		}
-		if r.virt.left > 0 {
+		if r.virt.left() > 0 {
 			r.cur = r.virt.skip(int64(skip))
 		} else {
 			r.curOff = min(skip, len(r.cur))

@@ -18,10 +18,14 @@ type chunkSource interface {
 	Next(reuse []byte) ([]byte, chunkPos, error)
 }
 
-// chunkPos is where a chunk comes from, for error messages.
+// chunkPos is where a chunk comes from, for error messages, and how many
+// chunks in a row it stands for.
 type chunkPos struct {
 	frame, chunk int
 	offset       int64 // in its frame; -1 when it has none (implied by the index, a sparse frame's file)
+	// run is the number of identical chunks from this one on that the
+	// index implies (special chunks); 1 (or 0) for one chunk.
+	run int
 }
 
 // wrap names the chunk in a decoding error.
@@ -48,9 +52,9 @@ func newSequentialSource(src io.Reader, o *readerOptions) (chunkSource, error) {
 type sequentialSource struct{ cr *framereader.ChunkReader }
 
 func (s sequentialSource) Next(reuse []byte) ([]byte, chunkPos, error) {
-	c, err := s.cr.NextAppend(reuse)
+	c, run, err := s.cr.NextRun(reuse)
 	f, i, off := s.cr.Position()
-	return c, chunkPos{f, i, off}, err
+	return c, chunkPos{f, i, off, run}, err
 }
 
 // randomAccess serves Seek and ReadAt through the frames' indexes: the
@@ -192,15 +196,18 @@ func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 		return nil, chunkPos{}, io.EOF
 	}
 	fr := s.a.frames[s.frame]
-	pos := chunkPos{s.frame, s.next, -1}
+	pos := chunkPos{s.frame, s.next, -1, 1}
 	if off, ok := fr.ChunkOffset(s.next); ok {
 		pos.offset = off
 	}
 	c, err := fr.AppendChunk(reuse[:0], s.next)
+	if err == nil {
+		pos.run, err = fr.SpecialRun(s.next)
+	}
 	if err != nil {
 		// framereader names the chunk already.
 		return nil, pos, fmt.Errorf("frame %d: %w", s.frame, err)
 	}
-	s.next++
+	s.next += pos.run
 	return c, pos, nil
 }
