@@ -266,7 +266,12 @@ func ParseHeader(chunk []byte) (Header, error) {
 	return h, nil
 }
 
-// putHeader writes the 32-byte extended header for h into b.
+// putHeader writes the header for h into b: the 16 bytes every chunk
+// starts with and, when h.Flags marks it (both shuffle bits, as ParseHeader
+// reads it), the 16-byte Blosc2 extension. A Blosc1
+// (version-2) header is the first part alone; its flags byte carries the
+// shuffle, bitshuffle, memcpy and split bits and the codec format, and its
+// filters and codec id are implied by them.
 func putHeader(b []byte, h *Header) {
 	b[0] = h.Version
 	b[1] = h.VersionLZ
@@ -275,6 +280,9 @@ func putHeader(b []byte, h *Header) {
 	binary.LittleEndian.PutUint32(b[4:], uint32(h.Nbytes))
 	binary.LittleEndian.PutUint32(b[8:], uint32(h.BlockSize))
 	binary.LittleEndian.PutUint32(b[12:], uint32(h.Cbytes))
+	if h.Flags&flagExtended != flagExtended {
+		return
+	}
 	for i, f := range h.Filters {
 		b[16+i] = uint8(f.ID)
 		b[24+i] = f.Meta
