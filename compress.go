@@ -43,7 +43,7 @@ type encoder struct {
 	h        Header
 	hl       int  // header length: 32, or 16 for Blosc1
 	blosc1   bool // a C-Blosc 1.x chunk (version 2)
-	typesize int // header typesize (1 when the element is wider than 255)
+	typesize int  // header typesize (1 when the element is wider than 255)
 	nblocks  int
 	leftover int
 	split    bool
