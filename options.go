@@ -209,7 +209,7 @@ func (p *CParams) validate() (CParams, error) {
 		return q, fmt.Errorf("%w: chunk format %d", ErrInvalidOption, q.Format)
 	}
 	if q.Codec == Snappy {
-		return q, fmt.Errorf("%w: snappy exists only in Blosc1 chunks (C-Blosc2 has no snappy codec): set Format to ChunkBlosc1", ErrInvalidOption)
+		return q, fmt.Errorf("%w: snappy exists only in Blosc1 chunks (C-Blosc2 has no snappy codec): use ChunkBlosc1 (blosc2 compress --format blosc1)", ErrInvalidOption)
 	}
 	if q.UseDict && q.Codec != LZ4 && q.Codec != LZ4HC && q.Codec != Zstd {
 		return q, fmt.Errorf("%w: dictionaries need lz4, lz4hc or zstd, not %s", ErrInvalidOption, codec.Name(q.Codec))
