@@ -84,7 +84,11 @@ type SplitMode uint8
 
 // The split modes. SplitForward, the default, and SplitAuto use C-Blosc2's
 // heuristic (split for BloscLZ, LZ4 and Zstd up to clevel 5, with a shuffle
-// filter, typesize ≤ 16 and at least 32 elements per block).
+// filter, typesize ≤ 16 and at least 32 elements per block). Blosc1 chunks
+// use C-Blosc 1.21's: SplitForward splits every codec but Zstd, SplitAuto
+// BloscLZ and Snappy, for typesize ≤ 16 and at least 128 elements per block,
+// with or without a filter; SplitAlways splits only blocks C-Blosc 1.x can
+// read split (those same sizes).
 const (
 	SplitDefault SplitMode = 0 // same as SplitForward
 	SplitAlways  SplitMode = 1
@@ -107,8 +111,10 @@ type CParams struct {
 	TypeSize int
 	// Filters is the pipeline, slot 0 first (see Pipeline).
 	Filters [MaxFilters]Filter
-	// BlockSize is the block size in bytes; 0 chooses it as C-Blosc2 does.
-	// A size that is not a multiple of TypeSize is rounded down to one.
+	// BlockSize is the block size in bytes; 0 chooses it as C-Blosc2 does
+	// (C-Blosc 1.21 for Blosc1 chunks, which also raises a size below 128
+	// to 128 and enlarges the blocks it splits, as C does). A size that is
+	// not a multiple of TypeSize is rounded down to one.
 	BlockSize int
 	// SplitMode decides whether blocks are cut into per-byte streams.
 	SplitMode SplitMode

@@ -10,7 +10,11 @@ import (
 // (BloscLZ 2.5.3) decision for decision, so that its output is byte for byte
 // the same as C's for every input, level and output capacity
 // (codecs.md §3.3). Any change here must keep that property: the tests
-// compare against streams written by C.
+// compare against streams written by C. For Blosc1 chunks it follows
+// C-Blosc 1.21's BloscLZ 2.5.1 instead (blzVariant), which differs only in
+// its entropy probe and in backing off 3 bytes, keeping matches of 3, when
+// the chunk does not split its blocks or the probe predicts a ratio below 4;
+// TestBlosc1MatrixAgainstC compares those with C-Blosc 1.21's chunks.
 
 const (
 	blzHashLog = 14 // HASH_LOG: the largest table, used by clevel >= 3
