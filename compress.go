@@ -191,23 +191,6 @@ func newEncoder(p *CParams, src []byte) *encoder {
 	return e
 }
 
-// blosc1Flags is the flags byte of a Blosc1 chunk, memcpy bit aside: the
-// filter, the split bit and the codec format, which C-Blosc 1.x also
-// writes into the header of a chunk it stores as is.
-func (e *encoder) blosc1Flags() uint8 {
-	f := uint8(codec.Format(e.p.Codec)) << 5
-	if !e.split {
-		f |= flagNoSplit
-	}
-	switch e.h.Filters[MaxFilters-1].ID {
-	case Shuffle:
-		f |= flagShuffle
-	case BitShuffle:
-		f |= flagBitshuffle
-	}
-	return f
-}
-
 // blockLen is the length of block j.
 func (e *encoder) blockLen(j int) int {
 	if j == e.nblocks-1 && e.leftover > 0 {
@@ -246,7 +229,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 			}
 		}
 		if e.blosc1 {
-			e.h.Flags = e.blosc1Flags()
+			e.h.Flags = blosc1Flags(&e.h, e.split)
 		} else {
 			e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
 			if !e.split {
@@ -280,7 +263,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		e.h.Flags |= flagMemcpyed
 		e.h.Blosc2Flag &^= b2UseDict
 	} else if e.blosc1 {
-		e.h.Flags = e.blosc1Flags() | flagMemcpyed
+		e.h.Flags = blosc1Flags(&e.h, e.split) | flagMemcpyed
 	} else {
 		e.h.Flags = flagExtended | flagMemcpyed
 	}
