@@ -30,8 +30,8 @@ const (
 	Zstd    ID = 5
 
 	// Snappy is C-Blosc 1.x's Snappy (its BLOSC_SNAPPY compcode), stored
-	// as format FormatSnappy. C-Blosc2 has no such codec: only Blosc1
-	// (version-2) chunks may use it.
+	// as format [FormatSnappy]. C-Blosc2 has no such codec: only Blosc1
+	// (version-2) chunks may use it (see [LookupBlosc1]).
 	Snappy ID = 3
 
 	// UserMin is the first id an application may register.
