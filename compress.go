@@ -17,6 +17,9 @@ import (
 // The layout decisions (block size, splitting, runs, raw streams, the
 // memcpy fallback, the all-zero special chunk) are C-Blosc2 3.3.2's serial
 // ones, so that with BloscLZ, LZ4 and clevel 0 the bytes equal C-Blosc2's.
+// With p.Format = [ChunkBlosc1] they are C-Blosc 1.21's (block size, split,
+// no runs or special chunks, at most len(src)+16 bytes), and so are the
+// bytes with BloscLZ, LZ4 and clevel 0.
 func Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	if p == nil {
 		d := DefaultCParams()
@@ -38,7 +41,9 @@ type encoder struct {
 	p        *CParams
 	src      []byte
 	h        Header
-	typesize int // header typesize (1 when the element is wider than 255)
+	hl       int  // header length: 32, or 16 for Blosc1
+	blosc1   bool // a C-Blosc 1.x chunk (version 2)
+	typesize int  // header typesize (1 when the element is wider than 255)
 	nblocks  int
 	leftover int
 	split    bool
@@ -128,7 +133,8 @@ func autoBlockSize(p *CParams, nbytes int) int {
 // BlockSize returns the block size Compress chooses for nbytes bytes with
 // parameters p (nil: DefaultCParams): C-Blosc2's automatic choice when
 // p.BlockSize is 0, else p.BlockSize rounded down to a multiple of the
-// typesize and clamped to nbytes. Frames record it for special chunks.
+// typesize and clamped to nbytes; C-Blosc 1.21's choice for [ChunkBlosc1].
+// Frames record it for special chunks.
 func BlockSize(p *CParams, nbytes int) (int, error) {
 	if p == nil {
 		d := DefaultCParams()
@@ -138,6 +144,9 @@ func BlockSize(p *CParams, nbytes int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if q.Format == ChunkBlosc1 {
+		return blosc1BlockSize(&q, nbytes), nil
+	}
 	return autoBlockSize(&q, nbytes), nil
 }
 
@@ -145,26 +154,39 @@ func newEncoder(p *CParams, src []byte) *encoder {
 	e := &encoder{p: p, src: src}
 	nbytes := len(src)
 	e.typesize = headerTypeSize(p.TypeSize)
-	bs := autoBlockSize(p, nbytes)
+	e.blosc1 = p.Format == ChunkBlosc1
+	var bs int
+	if e.blosc1 {
+		bs = blosc1BlockSize(p, nbytes)
+		e.split = blosc1Split(p, e.typesize, bs)
+		e.codec, _ = codec.LookupBlosc1(p.Codec, e.split)
+		e.hl = MinHeaderLen
+	} else {
+		bs = autoBlockSize(p, nbytes)
+		// Splitting blocks shorter than the element would make empty
+		// streams (compat-notes.md #20): never do it.
+		e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
+		e.codec, _ = codec.Lookup(p.Codec)
+		e.hl = ExtendedHeaderLen
+	}
 	e.nblocks = nbytes / bs
 	e.leftover = nbytes % bs
 	if e.leftover > 0 {
 		e.nblocks++
 	}
-	// Splitting blocks shorter than the element would make empty streams
-	// (compat-notes.md #20): never do it.
-	e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
-	e.codec, _ = codec.Lookup(p.Codec)
 	e.h = Header{
 		Version:   VersionStable,
 		VersionLZ: 1,
 		TypeSize:  e.typesize,
 		Nbytes:    nbytes,
 		BlockSize: bs,
-		Extended:  true,
+		Extended:  !e.blosc1,
 		Filters:   p.Filters,
 		Codec:     p.Codec,
 		CodecMeta: p.CodecMeta,
+	}
+	if e.blosc1 {
+		e.h.Version = VersionBlosc1
 	}
 	return e
 }
@@ -190,21 +212,29 @@ func (e *encoder) blockBound(j int) int { return e.blockLen(j) + 4*e.streams(j) 
 
 func (e *encoder) compress(dst []byte) ([]byte, error) {
 	nbytes := len(e.src)
-	destsize := nbytes + MaxOverhead
+	destsize := nbytes + e.hl // MaxOverhead, or Blosc1's 16
 	start := len(dst)
 	dst = slices.Grow(dst, destsize)
 	out := dst[start : start+destsize]
 
-	memcpy := e.p.Level == 0 || nbytes < MinBufferSize || ExtendedHeaderLen+4*e.nblocks > destsize
+	minBuffer := MinBufferSize
+	if e.blosc1 {
+		minBuffer = blosc1MinBufferSize
+	}
+	memcpy := e.p.Level == 0 || nbytes < minBuffer || e.hl+4*e.nblocks > destsize
 	if !memcpy {
 		if e.p.UseDict {
 			if err := e.buildDict(); err != nil {
 				return dst[:start], err
 			}
 		}
-		e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
-		if !e.split {
-			e.h.Flags |= flagNoSplit
+		if e.blosc1 {
+			e.h.Flags = blosc1Flags(&e.h, e.split)
+		} else {
+			e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
+			if !e.split {
+				e.h.Flags |= flagNoSplit
+			}
 		}
 		for _, f := range e.p.Filters {
 			if f.ID == Delta {
@@ -220,7 +250,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		}
 		if n > 0 {
 			e.h.Cbytes = n
-			if e.allZeroRuns(n) {
+			if !e.blosc1 && e.allZeroRuns(n) {
 				e.h.Blosc2Flag |= uint8(SpecialZero) << 4
 				e.h.Cbytes = ExtendedHeaderLen
 			}
@@ -232,12 +262,14 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		// read back its own memcpyed chunks that keep it).
 		e.h.Flags |= flagMemcpyed
 		e.h.Blosc2Flag &^= b2UseDict
+	} else if e.blosc1 {
+		e.h.Flags = blosc1Flags(&e.h, e.split) | flagMemcpyed
 	} else {
 		e.h.Flags = flagExtended | flagMemcpyed
 	}
-	e.h.Cbytes = ExtendedHeaderLen + nbytes
+	e.h.Cbytes = e.hl + nbytes
 	putHeader(out, &e.h)
-	copy(out[ExtendedHeaderLen:], e.src)
+	copy(out[e.hl:], e.src)
 	return dst[:start+e.h.Cbytes], nil
 }
 
@@ -257,7 +289,7 @@ func (e *encoder) allZeroRuns(n int) bool {
 // tableEnd is where the first block may start: after the header, the block
 // starts and the dictionary.
 func (e *encoder) tableEnd() int {
-	n := ExtendedHeaderLen + 4*e.nblocks
+	n := e.hl + 4*e.nblocks
 	if e.dict != nil {
 		n += 4 + len(e.dict)
 	}
@@ -272,7 +304,7 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 		return 0, nil
 	}
 	if e.dict != nil {
-		off := ExtendedHeaderLen + 4*e.nblocks
+		off := e.hl + 4*e.nblocks
 		binary.LittleEndian.PutUint32(out[off:], uint32(len(e.dict)))
 		copy(out[off+4:], e.dict)
 	}
@@ -281,7 +313,7 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 		s := getScratch(e.h.BlockSize, e.maxStreamBound())
 		defer putScratch(s)
 		for j := 0; j < e.nblocks; j++ {
-			binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
+			binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
 			var n int
 			var err error
 			if pos+e.blockBound(j) <= len(out) {
@@ -350,7 +382,7 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 			err = r.err
 		}
 		if err == nil && pos >= 0 {
-			binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
+			binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
 			if pos+e.blockBound(j) <= len(out) {
 				pos += copy(out[pos:], r.buf)
 			} else if n, cerr := e.compressNearEnd(out, pos, j, serial); cerr != nil || n == 0 {
@@ -405,7 +437,7 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, e
 	if j > 0 {
 		raw0 = e.src[:min(bs, len(e.src))]
 	}
-	data, err := pipelineForward(&e.h.Filters, e.typesize, blk, raw0, s.a, s.b)
+	data, err := pipelineForward(&e.h, blk, raw0, s.a, s.b)
 	if err != nil {
 		return 0, err
 	}
@@ -420,7 +452,9 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, e
 		if pos+4 > room {
 			return 0, nil
 		}
-		if v, ok := runByte(st); ok {
+		// C-Blosc 1.x neither writes nor reads runs: its streams are
+		// always compressed or stored.
+		if v, ok := runByte(st); ok && !e.blosc1 {
 			if v == 0 {
 				binary.LittleEndian.PutUint32(out[pos:], 0)
 				pos += 4
@@ -509,7 +543,7 @@ func (e *encoder) buildDict() error {
 		if j > 0 {
 			raw0 = e.src[:bs]
 		}
-		data, err := pipelineForward(&e.h.Filters, e.typesize, e.src[j*bs:j*bs+e.blockLen(j)], raw0, s.a, s.b)
+		data, err := pipelineForward(&e.h, e.src[j*bs:j*bs+e.blockLen(j)], raw0, s.a, s.b)
 		if err != nil {
 			return err
 		}

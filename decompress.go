@@ -187,6 +187,8 @@ func newDecoder(h *Header, chunk []byte) (*decoder, error) {
 	}
 	if f := h.Format(); f == codec.FormatUser {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
+	} else if f == codec.FormatSnappy && h.Extended {
+		d.codecErr = fmt.Errorf("%w: snappy in a Blosc2 chunk: C-Blosc2 has no snappy codec, only C-Blosc 1.x chunks (version 2) may use it", ErrUnsupported)
 	} else if _, ok := codec.ForFormat(f); ok {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
 	} else {

@@ -4,8 +4,12 @@ import (
 	"encoding/binary"
 	"fmt"
 	"log"
+	"math"
+	"os"
+	"path/filepath"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
 )
 
 // Compress float32-like data into one chunk and decode it back.
@@ -52,4 +56,50 @@ func ExampleAppendSpecial() {
 	out, _ := blosc2.Decompress(nil, chunk)
 	fmt.Println(len(chunk), len(out), out[:4])
 	// Output: 36 1048576 [0 0 128 63]
+}
+
+// Write one chunk of a Zarr v2 array: zarr-python, numcodecs and C-Blosc 1.x
+// read Blosc1 chunks (version 2), not the Blosc2 chunks Compress writes by
+// default. The array's .zarray names the compressor in numcodecs' terms;
+// the chunk file holds the whole chunk shape, edge chunks padded with the
+// fill value.
+func Example_zarrV2() {
+	dir, err := os.MkdirTemp("", "zarr")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	arr := filepath.Join(dir, "temperature.zarr")
+	if err := os.Mkdir(arr, 0o755); err != nil {
+		log.Fatal(err)
+	}
+	// A 1-D float64 array of 1000 values in chunks of 1000: one chunk, "0".
+	zarray := `{"zarr_format": 2, "shape": [1000], "chunks": [1000], "dtype": "<f8", "order": "C",
+ "fill_value": 0.0, "filters": null,
+ "compressor": {"id": "blosc", "cname": "lz4", "clevel": 5, "shuffle": 1, "blocksize": 0}}`
+	if err := os.WriteFile(filepath.Join(arr, ".zarray"), []byte(zarray), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	data := make([]byte, 8*1000)
+	for i := range 1000 {
+		binary.LittleEndian.PutUint64(data[8*i:], math.Float64bits(15+float64(i%50)/10))
+	}
+	p := blosc2.CParams{
+		Codec:    blosc2.LZ4,                                         // "cname": "lz4"
+		Level:    5,                                                  // "clevel": 5
+		TypeSize: 8,                                                  // the dtype's size
+		Filters:  blosc2.Pipeline(blosc2.Filter{ID: blosc2.Shuffle}), // "shuffle": 1 (BitShuffle: 2, none: 0)
+		Format:   blosc2.ChunkBlosc1,
+	}
+	chunk, err := blosc2.Compress(nil, data, &p)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(arr, "0"), chunk, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	h, _ := blosc2.ParseHeader(chunk)
+	fmt.Println("version", h.Version, "header", h.HeaderLen(), "bytes, codec", codec.Name(h.Codec), "typesize", h.TypeSize)
+	// zarr.open(arr)[...] now reads the 1000 values.
+	// Output: version 2 header 16 bytes, codec lz4 typesize 8
 }

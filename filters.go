@@ -66,12 +66,13 @@ func byteDeltaStreams(f Filter, typesize int) int {
 	return typesize
 }
 
-// pipelineForward runs the filters of slots 0..5 on one block. src is the
-// raw block, raw0 the chunk's raw first block (the DELTA reference; nil when
-// src is itself a reference block). The result is src itself (no filter
-// changed anything) or one of the two scratch buffers a and b, each at least
-// len(src) long.
-func pipelineForward(filters *[MaxFilters]Filter, typesize int, src, raw0, a, b []byte) ([]byte, error) {
+// pipelineForward runs the filters of slots 0..5 of chunk header h on one
+// block. src is the raw block, raw0 the chunk's raw first block (the DELTA
+// reference; nil when src is itself a reference block). The result is src
+// itself (no filter changed anything) or one of the two scratch buffers a
+// and b, each at least len(src) long.
+func pipelineForward(h *Header, src, raw0, a, b []byte) ([]byte, error) {
+	filters, typesize := &h.Filters, h.TypeSize
 	n := len(src)
 	cur := src
 	bufs := [2][]byte{a[:n], b[:n]}
@@ -90,7 +91,7 @@ func pipelineForward(filters *[MaxFilters]Filter, typesize int, src, raw0, a, b 
 			}
 			shuffle(bufs[k], cur, w)
 		case BitShuffle:
-			if n/typesize/8 == 0 {
+			if identityInverse(h, f, n) {
 				continue // nothing to transpose: a plain copy
 			}
 			bitshuffle(bufs[k], cur, typesize)

@@ -266,7 +266,11 @@ func ParseHeader(chunk []byte) (Header, error) {
 	return h, nil
 }
 
-// putHeader writes the 32-byte extended header for h into b.
+// putHeader writes the header for h into b: the 16 bytes every chunk
+// starts with and, when h.Flags marks it (both shuffle bits, as ParseHeader
+// reads it), the 16-byte Blosc2 extension. A Blosc1 (version-2) header is
+// the first part alone: its flags byte (blosc1Flags) implies its filter and
+// codec.
 func putHeader(b []byte, h *Header) {
 	b[0] = h.Version
 	b[1] = h.VersionLZ
@@ -275,6 +279,9 @@ func putHeader(b []byte, h *Header) {
 	binary.LittleEndian.PutUint32(b[4:], uint32(h.Nbytes))
 	binary.LittleEndian.PutUint32(b[8:], uint32(h.BlockSize))
 	binary.LittleEndian.PutUint32(b[12:], uint32(h.Cbytes))
+	if h.Flags&flagExtended != flagExtended {
+		return
+	}
 	for i, f := range h.Filters {
 		b[16+i] = uint8(f.ID)
 		b[24+i] = f.Meta
@@ -283,6 +290,25 @@ func putHeader(b []byte, h *Header) {
 	b[23] = h.CodecMeta
 	b[30] = h.Flags2
 	b[31] = h.Blosc2Flag
+}
+
+// blosc1Flags is the flags byte of a Blosc1 (16-byte) header for h, memcpy
+// bit aside: shuffle or bitshuffle (the filter in slot 5, where ParseHeader
+// puts it back), bit 4 when blocks are not split, and the codec format in
+// bits 5-7. C-Blosc 1.x writes all of them also into the header of a chunk
+// it stores as is.
+func blosc1Flags(h *Header, split bool) uint8 {
+	f := uint8(codec.Format(h.Codec)) << 5
+	if !split {
+		f |= flagNoSplit
+	}
+	switch h.Filters[MaxFilters-1].ID {
+	case Shuffle:
+		f |= flagShuffle
+	case BitShuffle:
+		f |= flagBitshuffle
+	}
+	return f
 }
 
 // Prefix is what a chunk declares in its first bytes: enough to step over

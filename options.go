@@ -14,7 +14,36 @@ const (
 	LZ4HC   = codec.LZ4HC
 	Zlib    = codec.Zlib
 	Zstd    = codec.Zstd
+	// Snappy exists only in Blosc1 chunks ([ChunkBlosc1]): C-Blosc2 has no
+	// such codec.
+	Snappy = codec.Snappy
 )
+
+// ChunkFormat is the layout of the chunks [Compress] writes.
+type ChunkFormat uint8
+
+// The chunk formats.
+const (
+	// ChunkBlosc2 is the chunk C-Blosc2 writes (version 5, 32-byte
+	// header): the default, and the only one frames hold.
+	ChunkBlosc2 ChunkFormat = 0
+	// ChunkBlosc1 is the chunk C-Blosc 1.x writes (version 2, 16-byte
+	// header), which Zarr v2, numcodecs, python-blosc and C-Blosc 1.x read
+	// (and C-Blosc2 too). Its block size and split decisions are C-Blosc
+	// 1.21's. It cannot express every option: see [CParams.Format].
+	ChunkBlosc1 ChunkFormat = 1
+)
+
+// String names the format as the command line does ("blosc2", "blosc1").
+func (f ChunkFormat) String() string {
+	switch f {
+	case ChunkBlosc2:
+		return "blosc2"
+	case ChunkBlosc1:
+		return "blosc1"
+	}
+	return fmt.Sprintf("chunk-format-%d", uint8(f))
+}
 
 // FilterID is a Blosc2 filter id, as stored in a chunk's filter slots.
 type FilterID uint8
@@ -55,7 +84,11 @@ type SplitMode uint8
 
 // The split modes. SplitForward, the default, and SplitAuto use C-Blosc2's
 // heuristic (split for BloscLZ, LZ4 and Zstd up to clevel 5, with a shuffle
-// filter, typesize ≤ 16 and at least 32 elements per block).
+// filter, typesize ≤ 16 and at least 32 elements per block). Blosc1 chunks
+// use C-Blosc 1.21's: SplitForward splits every codec but Zstd, SplitAuto
+// BloscLZ and Snappy, for typesize ≤ 16 and at least 128 elements per block,
+// with or without a filter; SplitAlways splits only blocks C-Blosc 1.x can
+// read split (those same sizes).
 const (
 	SplitDefault SplitMode = 0 // same as SplitForward
 	SplitAlways  SplitMode = 1
@@ -78,8 +111,10 @@ type CParams struct {
 	TypeSize int
 	// Filters is the pipeline, slot 0 first (see Pipeline).
 	Filters [MaxFilters]Filter
-	// BlockSize is the block size in bytes; 0 chooses it as C-Blosc2 does.
-	// A size that is not a multiple of TypeSize is rounded down to one.
+	// BlockSize is the block size in bytes; 0 chooses it as C-Blosc2 does
+	// (C-Blosc 1.21 for Blosc1 chunks, which also raises a size below 128
+	// to 128 and enlarges the blocks it splits, as C does). A size that is
+	// not a multiple of TypeSize is rounded down to one.
 	BlockSize int
 	// SplitMode decides whether blocks are cut into per-byte streams.
 	SplitMode SplitMode
@@ -89,6 +124,15 @@ type CParams struct {
 	// chunk; ≤ 1 compresses in the calling goroutine. The output does not
 	// depend on it.
 	Threads int
+	// Format is the chunk layout: [ChunkBlosc2] (the zero value) or
+	// [ChunkBlosc1] for C-Blosc 1.x, Zarr v2 and numcodecs. A Blosc1 chunk
+	// holds at most one filter, Shuffle or BitShuffle (in any slot), a
+	// typesize up to 255 and one of the codecs C-Blosc 1.x has (BloscLZ,
+	// LZ4, LZ4HC, Snappy, Zlib, Zstd); Compress refuses Delta, TruncPrec,
+	// ByteDelta, user filters and codecs, UseDict and CodecMeta with an
+	// error wrapping [ErrInvalidOption] that names them. Frames hold
+	// Blosc2 chunks only.
+	Format ChunkFormat
 }
 
 // DefaultCParams returns C-Blosc2's defaults: BloscLZ at level 5,
@@ -161,6 +205,17 @@ func (p *CParams) validate() (CParams, error) {
 		if !filterKnown(f.ID) {
 			return q, fmt.Errorf("%w: filter id %d in slot %d is not registered", ErrInvalidOption, f.ID, i)
 		}
+	}
+	switch q.Format {
+	case ChunkBlosc1:
+		err := q.validateBlosc1()
+		return q, err
+	case ChunkBlosc2:
+	default:
+		return q, fmt.Errorf("%w: chunk format %d", ErrInvalidOption, q.Format)
+	}
+	if q.Codec == Snappy {
+		return q, fmt.Errorf("%w: snappy exists only in Blosc1 chunks (C-Blosc2 has no snappy codec): use ChunkBlosc1 (blosc2 compress --format blosc1)", ErrInvalidOption)
 	}
 	if q.UseDict && q.Codec != LZ4 && q.Codec != LZ4HC && q.Codec != Zstd {
 		return q, fmt.Errorf("%w: dictionaries need lz4, lz4hc or zstd, not %s", ErrInvalidOption, codec.Name(q.Codec))

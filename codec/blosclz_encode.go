@@ -10,13 +10,31 @@ import (
 // (BloscLZ 2.5.3) decision for decision, so that its output is byte for byte
 // the same as C's for every input, level and output capacity
 // (codecs.md §3.3). Any change here must keep that property: the tests
-// compare against streams written by C.
+// compare against streams written by C. For Blosc1 chunks it follows
+// C-Blosc 1.21's BloscLZ 2.5.1 instead (blzVariant), which differs only in
+// its entropy probe and in backing off 3 bytes, keeping matches of 3, when
+// the chunk does not split its blocks or the probe predicts a ratio below 4;
+// TestBlosc1MatrixAgainstC compares those with C-Blosc 1.21's chunks.
 
 const (
 	blzHashLog = 14 // HASH_LOG: the largest table, used by clevel >= 3
 	blzIPShift = 4  // the encoder backs off this many bytes from a match's end
 	blzMinLen  = 4  // shortest (backed-off) match worth encoding
+
+	// BloscLZ 2.5.1 (C-Blosc 1.21) probes with a 4 KiB table and backs off
+	// 3 bytes, keeping matches of 3 or more.
+	blz251ProbeHashLog = 12
+	blz251IPShift      = 3
+	blz251MinLen       = 3
 )
+
+// blzVariant says which BloscLZ's decisions the encoder reproduces: 2.5.3
+// (C-Blosc2, the zero value) or 2.5.1 (C-Blosc 1.21, for Blosc1 chunks),
+// whose match rule depends on whether the chunk splits its blocks.
+type blzVariant struct {
+	v251  bool
+	split bool // 2.5.1: the chunk's blocks are split (header bit 4 clear)
+}
 
 // Per-clevel parameters (index = clevel).
 var (
@@ -41,6 +59,21 @@ var blzTables = sync.Pool{New: func() any { return new([1 << blzHashLog]uint32) 
 // is undefined. Inputs of 2 GiB or more (beyond C's int) also return 0.
 // meta and dict are ignored: BloscLZ has no parameters and no dictionary.
 func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
+	return blosclzCompressVariant(dst, src, clevel, blzVariant{})
+}
+
+// blosclz1Codec is BloscLZ as C-Blosc 1.21 (BloscLZ 2.5.1) compresses the
+// streams of a chunk that splits its blocks or not; it decodes as BloscLZ.
+type blosclz1Codec struct {
+	blosclzCodec
+	split bool
+}
+
+func (c blosclz1Codec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
+	return blosclzCompressVariant(dst, src, clevel, blzVariant{v251: true, split: c.split})
+}
+
+func blosclzCompressVariant(dst, src []byte, clevel int, v blzVariant) (int, error) {
 	if clevel <= 0 {
 		return 0, nil
 	}
@@ -53,7 +86,7 @@ func (blosclzCodec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (in
 		return 0, nil
 	}
 	ht := blzTables.Get().(*[1 << blzHashLog]uint32)
-	n := blosclzCompress(dst, src, clevel, ht)
+	n := blosclzCompress(dst, src, clevel, ht, v)
 	blzTables.Put(ht)
 	return n, nil
 }
@@ -102,7 +135,8 @@ func blzExtend(in []byte, p, bound, r int) int {
 // ends, which gives the same totals and keeps the per-byte loop to the
 // hash lookup: on data that does not compress, the probe is most of what
 // the compressor does.
-func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
+// ipshift and minlen are the back-off and the shortest match kept.
+func blzProbe(in []byte, hl uint, ipshift, minlen int, ht *[1 << blzHashLog]uint32) float64 {
 	hashlen := 1 << hl
 	if len(in) > hashlen {
 		in = in[:hashlen]
@@ -136,9 +170,9 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 		if ip >= limit {
 			break
 		}
-		p := blzExtend(in, ip+4, bound, ref+4) - blzIPShift
+		p := blzExtend(in, ip+4, bound, ref+4) - ipshift
 		n := p - ip
-		if n < blzMinLen {
+		if n < minlen {
 			ip++ // a literal after all
 			continue
 		}
@@ -168,24 +202,40 @@ func blzProbe(in []byte, hl uint, ht *[1 << blzHashLog]uint32) float64 {
 }
 
 // blosclzCompress is blosclz_compress for 1 <= clevel <= 9, len(src) >= 16
-// and len(dst) >= 66. It returns 0 where C gives up.
-func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) int {
+// and len(dst) >= 66, with the decisions of BloscLZ variant v. It returns
+// 0 where C gives up.
+func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32, v blzVariant) int {
 	length := len(src)
 	hl := blzHashLogs[clevel]
+	ipshift, minlen := blzIPShift, blzMinLen
 
-	// Entropy probe over the tail of the input: 1/8, 1/4, 1/2 or all of
-	// it depending on the level, and at most 1<<hl bytes of that.
-	maxlen := length
-	switch {
-	case clevel < 2:
-		maxlen /= 8
-	case clevel < 4:
-		maxlen /= 4
-	case clevel < 7:
-		maxlen /= 2
-	}
-	if blzProbe(src[length-maxlen:], hl, ht) < blzThreshold[clevel] {
-		return 0
+	if v.v251 {
+		// Entropy probe over the last quarter of the input, at most 4 KiB
+		// of it; low-entropy data and unsplit blocks then get the
+		// shorter back-off and matches.
+		maxlen := length / 4
+		cratio := blzProbe(src[length-maxlen:], blz251ProbeHashLog, blz251IPShift, blz251MinLen, ht)
+		if cratio < blzThreshold[clevel] {
+			return 0
+		}
+		if !v.split || cratio < 4 {
+			ipshift, minlen = blz251IPShift, blz251MinLen
+		}
+	} else {
+		// Entropy probe over the tail of the input: 1/8, 1/4, 1/2 or all
+		// of it depending on the level, and at most 1<<hl bytes of that.
+		maxlen := length
+		switch {
+		case clevel < 2:
+			maxlen /= 8
+		case clevel < 4:
+			maxlen /= 4
+		case clevel < 7:
+			maxlen /= 2
+		}
+		if blzProbe(src[length-maxlen:], hl, ipshift, minlen, ht) < blzThreshold[clevel] {
+			return 0
+		}
 	}
 
 	bound := length - 1
@@ -210,10 +260,10 @@ func blosclzCompress(dst, src []byte, clevel int, ht *[1 << blzHashLog]uint32) i
 		// ref < anchor is C's "distance != 0" (entries are earlier
 		// positions or 0).
 		if ref < anchor && anchor-ref < blzMaxFar && binary.LittleEndian.Uint32(src[ref:]) == seq {
-			p := blzExtend(src, anchor+4, bound, ref+4) - blzIPShift
+			p := blzExtend(src, anchor+4, bound, ref+4) - ipshift
 			n := p - anchor
 			dist := anchor - ref - 1 // biased, as stored
-			if n >= blzMinLen && (n > 5 || dist < blzMaxDistance) {
+			if n >= minlen && (n > 5 || dist < blzMaxDistance) {
 				// Close the pending literal run, or drop its
 				// unused count byte.
 				if copied > 0 {

@@ -16,9 +16,14 @@ func FuzzBloscLZRoundTrip(f *testing.F) {
 	f.Add(blzGoldenInput(3), 7)
 	f.Fuzz(func(t *testing.T, data []byte, clevel int) {
 		clevel = 1 + int(uint(clevel)%9)
-		for _, maxout := range []int{len(data), len(data) + 100} {
+		// BloscLZ 2.5.3 (C-Blosc2's) and 2.5.1 (C-Blosc 1.21's, split or not).
+		for i, maxout := range []int{len(data), len(data) + 100, len(data), len(data) + 100, len(data) + 100} {
+			var enc Codec = blosclzCodec{}
+			if i >= 2 {
+				enc = blosclz1Codec{split: i < 4}
+			}
 			dst := make([]byte, maxout)
-			n, err := blosclzCodec{}.Compress(dst, data, clevel, 0, nil)
+			n, err := enc.Compress(dst, data, clevel, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

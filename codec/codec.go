@@ -1,7 +1,8 @@
 // Package codec is the registry of the compressors that Blosc2 chunks name by
 // id: BloscLZ (implemented here), LZ4 and LZ4HC (pierrec/lz4/v4), zlib and
-// Zstandard (klauspost/compress), and any codec an application registers with
-// an id from 160 to 255.
+// Zstandard (klauspost/compress), Snappy (klauspost/compress/snappy; C-Blosc
+// 1.x chunks only), and any codec an application registers with an id from
+// 160 to 255.
 //
 // A codec works on one stream at a time: it is handed exactly one (filtered)
 // block, or one typesize-th of a block when the block is split, and it never
@@ -28,6 +29,11 @@ const (
 	Zlib    ID = 4
 	Zstd    ID = 5
 
+	// Snappy is C-Blosc 1.x's Snappy (its BLOSC_SNAPPY compcode), stored
+	// as format [FormatSnappy]. C-Blosc2 has no such codec: only Blosc1
+	// (version-2) chunks may use it (see [LookupBlosc1]).
+	Snappy ID = 3
+
 	// UserMin is the first id an application may register.
 	UserMin ID = 160
 )
@@ -38,7 +44,7 @@ const (
 const (
 	FormatBloscLZ = 0
 	FormatLZ4     = 1
-	FormatSnappy  = 2 // C-Blosc 1.x only; never implemented in Blosc2
+	FormatSnappy  = 2 // C-Blosc 1.x only (Snappy); C-Blosc2 has no such codec
 	FormatZlib    = 3
 	FormatZstd    = 4
 	FormatUser    = 6
@@ -101,6 +107,7 @@ func init() {
 	registry[LZ4HC] = entry{"lz4hc", FormatLZ4, lz4hcCodec{}}
 	registry[Zlib] = entry{"zlib", FormatZlib, zlibCodec{}}
 	registry[Zstd] = entry{"zstd", FormatZstd, zstdCodec{}}
+	registry[Snappy] = entry{"snappy", FormatSnappy, snappyCodec{}}
 }
 
 // Register makes a user codec available under id, which must be in
@@ -143,19 +150,38 @@ func Format(id ID) int {
 
 // ForFormat returns the codec id a chunk header's format number stands for
 // when the format is not FormatUser, and false for formats that no codec
-// implements (Snappy, 5, 7).
+// implements (5, 7). FormatSnappy gives [Snappy], which only Blosc1 chunks
+// may use.
 func ForFormat(format int) (ID, bool) {
 	switch format {
 	case FormatBloscLZ:
 		return BloscLZ, true
 	case FormatLZ4:
 		return LZ4, true
+	case FormatSnappy:
+		return Snappy, true
 	case FormatZlib:
 		return Zlib, true
 	case FormatZstd:
 		return Zstd, true
 	}
 	return 0, false
+}
+
+// LookupBlosc1 returns the codec id as C-Blosc 1.21 runs it for a chunk
+// whose blocks are split (split) or not: BloscLZ then makes BloscLZ 2.5.1's
+// decisions, whose output differs from the 2.5.3 of [Lookup] (C-Blosc2's);
+// the other codecs are those of Lookup. Ids C-Blosc 1.x does not know (it
+// has BloscLZ, LZ4, LZ4HC, Snappy, Zlib and Zstd) fail with an error
+// wrapping ErrUnknown.
+func LookupBlosc1(id ID, split bool) (Codec, error) {
+	switch id {
+	case BloscLZ:
+		return blosclz1Codec{split: split}, nil
+	case LZ4, LZ4HC, Snappy, Zlib, Zstd:
+		return Lookup(id)
+	}
+	return nil, fmt.Errorf("%w: codec %s does not exist in C-Blosc 1.x", ErrUnknown, Name(id))
 }
 
 // Name returns the name of the codec registered under id ("blosclz", "lz4",

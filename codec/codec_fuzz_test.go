@@ -15,7 +15,7 @@ func FuzzCodecs(f *testing.F) {
 	f.Add([]byte{0x28, 0xb5, 0x2f, 0xfd, 0x20, 0x05, 0x29, 0, 0, 1, 2, 3, 4, 5}, uint16(5), uint8(1))
 	f.Add([]byte{0x78, 0x9c, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01}, uint16(1), uint8(9))
 	f.Fuzz(func(t *testing.T, data []byte, n uint16, clevel uint8) {
-		for _, id := range []ID{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
+		for _, id := range []ID{BloscLZ, LZ4, LZ4HC, Zlib, Zstd, Snappy} {
 			c, err := Lookup(id)
 			if err != nil {
 				t.Fatal(err)

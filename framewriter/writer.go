@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
 )
 
@@ -161,6 +162,9 @@ func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
 	}
 	if p.TypeSize > 1<<31-1 {
 		return p, fmt.Errorf("%w: typesize %d", blosc2.ErrInvalidOption, p.TypeSize)
+	}
+	if p.Format != blosc2.ChunkBlosc2 {
+		return p, fmt.Errorf("%w: frames hold Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
 	}
 	if _, err := blosc2.Compress(nil, nil, &p); err != nil {
 		return p, err
@@ -320,6 +324,9 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	}
 	if h.Nbytes == 0 {
 		return fmt.Errorf("%w: chunk %d is empty (C-Blosc2 cannot read a frame holding empty chunks)", blosc2.ErrInvalidOption, len(w.entries))
+	}
+	if h.Format() == codec.FormatSnappy {
+		return fmt.Errorf("%w: chunk %d is a snappy chunk (C-Blosc 1.x): C-Blosc2 has no snappy codec, so frames cannot hold it", blosc2.ErrInvalidOption, len(w.entries))
 	}
 	chunk = chunk[:h.Cbytes]
 	if w.sizes.N == 0 {

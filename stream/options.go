@@ -233,9 +233,13 @@ func WithMaxMemory(n int) ReaderOption {
 
 // WithCParams sets every chunk parameter at once (codec, level, typesize,
 // filters, block size, split mode, dictionary), and the concurrency from
-// p.Threads (0: automatic). Later options override it.
+// p.Threads (0: automatic). Later options override it. Streams are frames,
+// which hold Blosc2 chunks: p.Format [blosc2.ChunkBlosc1] is refused.
 func WithCParams(p blosc2.CParams) WriterOption {
 	return func(o *writerOptions) error {
+		if p.Format != blosc2.ChunkBlosc2 {
+			return fmt.Errorf("%w: streams are frames of Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
+		}
 		conc := p.Threads
 		if conc <= 0 {
 			conc = autoConcurrency()

@@ -164,7 +164,7 @@ func newGzipFlagSet(o *gzOptions) *flag.FlagSet {
 	fs.BoolVar(&o.quiet, "q", false, "no warnings, no progress")
 	fs.BoolVar(&o.version, "version", false, "print the version and exit")
 	fs.BoolVar(&o.version, "V", false, "same as --version")
-	fs.StringVar(&o.format, "format", "cframe", "output container: cframe (contiguous frame), sframe (sparse frame: a directory) or chunk (one chunk)")
+	fs.StringVar(&o.format, "format", "cframe", "output container: cframe (contiguous frame), sframe (sparse frame: a directory), chunk (one chunk) or blosc1 (one C-Blosc 1.x chunk, as Zarr v2 and numcodecs read)")
 	o.chunksize = stream.DefaultChunkSize
 	fs.Var((*sizeValue)(&o.chunksize), "chunksize", "bytes per chunk in a frame (4194304, 4MiB, 4M)")
 	fs.Var(&o.metas, "meta", "fixed metalayer NAME=HEX (frames; repeatable)")
@@ -360,9 +360,9 @@ func (o *gzOptions) check(nfiles int) error {
 			return fmt.Errorf("--chunksize %d outside 1-%d", o.chunksize, blosc2.MaxBufferSize)
 		}
 		if _, ok := formatExt[o.format]; !ok {
-			return fmt.Errorf("unknown format %q (cframe, sframe or chunk)", o.format)
+			return fmt.Errorf("unknown format %q (cframe, sframe, chunk or blosc1)", o.format)
 		}
-		if o.format == "chunk" && (len(o.metas) > 0 || len(o.vlmetas) > 0) {
+		if (o.format == "chunk" || o.format == "blosc1") && (len(o.metas) > 0 || len(o.vlmetas) > 0) {
 			return fmt.Errorf("--meta and --vlmeta need a frame format")
 		}
 	}
@@ -498,4 +498,4 @@ func clean(msg string) string {
 }
 
 // formatExt is the file name extension of each --format.
-var formatExt = map[string]string{"cframe": ".b2frame", "sframe": ".b2frame", "chunk": ".cdata"}
+var formatExt = map[string]string{"cframe": ".b2frame", "sframe": ".b2frame", "chunk": ".cdata", "blosc1": ".cdata"}

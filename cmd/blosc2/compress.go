@@ -186,6 +186,9 @@ func (o *gzOptions) compressStream(r io.Reader, w io.Writer, p blosc2.CParams) e
 		return compressB2nd(r, w, p, &o.nd, o.noChecksum)
 	case o.format == "chunk":
 		return compressChunk(r, w, &p)
+	case o.format == "blosc1":
+		p.Format = blosc2.ChunkBlosc1
+		return compressChunk(r, w, &p)
 	}
 	return compressFrame(r, w, p, o.chunksize, o.metas, o.vlmetas, o.noChecksum)
 }

@@ -95,15 +95,12 @@ func (t *listTable) finish() {
 
 // chunkCodecName names the codec of a chunk. The root package reports the
 // codec id of byte 22 (Blosc2) or the one the flags' format stands for
-// (C-Blosc 1.x); a format no Blosc2 codec implements — C-Blosc 1.x's
-// Snappy — has no id, and Header.Codec then holds 0 (blosclz), so the
-// format is named here instead.
+// (C-Blosc 1.x, Snappy included); a format no codec implements (5, 7) has
+// no id, and Header.Codec then holds 0 (blosclz), so the format is named
+// here instead.
 func chunkCodecName(h *blosc2.Header) string {
 	if f := h.Format(); f != codec.FormatUser {
 		if _, ok := codec.ForFormat(f); !ok {
-			if f == codec.FormatSnappy {
-				return "snappy"
-			}
 			return fmt.Sprintf("format-%d", f)
 		}
 	}

@@ -3,7 +3,7 @@
 // (directories), b2nd arrays (.b2nd), and it reads the older beta-era
 // frames and packed super-chunks.
 //
-//	blosc2 compress [-1…-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [--chunksize N] [flags] [FILE...]
+//	blosc2 compress [-1…-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk|blosc1] [--chunksize N] [flags] [FILE...]
 //	blosc2 decompress [-k] [-f] [-c | -o OUT] [-T N] [FILE...]   (also blosc2 -d)
 //	blosc2 test [FILE...]                                         (also blosc2 -t)
 //	blosc2 list FILE...                                           (also blosc2 -l)
@@ -45,7 +45,7 @@ import (
 )
 
 const usage = `usage:
-  blosc2 compress [-1..-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk] [flags] [FILE...]
+  blosc2 compress [-1..-9] [-k] [-f] [-c | -o OUT] [--format cframe|sframe|chunk|blosc1] [flags] [FILE...]
   blosc2 decompress [-k] [-f] [-c | -o OUT] [-T N] [FILE...]     (or blosc2 -d)
   blosc2 test [FILE...]                                          (or blosc2 -t)
   blosc2 list FILE...                                            (or blosc2 -l)

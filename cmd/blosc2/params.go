@@ -82,7 +82,7 @@ type cflags struct {
 }
 
 func (c *cflags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, zlib, zstd")
+	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, zlib, zstd; snappy (--format blosc1 only)")
 	c.clevel, c.typesize = 5, 8
 	fs.IntVar(&c.clevel, "clevel", 5, "compression level 0-9")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1-255")
