@@ -7,13 +7,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/hostile"
 )
 
 // TestSparseLinks: a sparse frame directory whose index or chunk files
@@ -59,36 +59,16 @@ func TestSparseLinks(t *testing.T) {
 			return nil
 		}
 	}
-	cases := []struct {
-		name  string
-		plant func(dir string) error
-	}{
-		{"index-to-dev-zero", func(dir string) error {
-			p := filepath.Join(dir, frame.SparseIndexName)
-			os.Remove(p)
-			return os.Symlink("/dev/zero", p)
-		}},
-		{"chunk-to-outside", func(dir string) error {
-			p := filepath.Join(dir, frame.ChunkFileName(1))
-			os.Remove(p)
-			return os.Symlink(filepath.Join(outside, frame.ChunkFileName(1)), p)
-		}},
-		{"chunk-fifo", func(dir string) error {
-			p := filepath.Join(dir, frame.ChunkFileName(2))
-			os.Remove(p)
-			return syscall.Mkfifo(p, 0o644)
-		}},
-	}
-	for _, c := range cases {
-		dir := make3(c.name)
+	for _, c := range hostile.SparseTraps() {
+		dir := make3(c.Name)
 		if err := read(dir); err != nil {
-			t.Fatalf("%s before planting: %v", c.name, err)
+			t.Fatalf("%s before planting: %v", c.Name, err)
 		}
-		if err := c.plant(dir); err != nil {
+		if err := c.Plant(dir, outside); err != nil {
 			t.Fatal(err)
 		}
 		if err := read(dir); !errors.Is(err, blosc2.ErrUnsupported) {
-			t.Fatalf("%s: %v, want a refusal", c.name, err)
+			t.Fatalf("%s: %v, want a refusal", c.Name, err)
 		}
 	}
 
@@ -114,5 +94,42 @@ func TestSparseLinks(t *testing.T) {
 	}
 	if err := read(dir); err != nil {
 		t.Fatalf("after Append: %v", err)
+	}
+
+	// Hard links where Append writes: its next chunk, and the index it
+	// rewrites. Append writes new files and renames them into place, so
+	// the linked files keep their bytes. (Reading through a hard link is
+	// not refused: backups made with cp -al or rsnapshot are hard links.)
+	dir = make3("append-hard")
+	victim2 := filepath.Join(root, "victim2.txt")
+	os.WriteFile(victim2, []byte("precious too"), 0o644)
+	if err := os.Link(victim2, filepath.Join(dir, frame.ChunkFileName(3))); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(dir, frame.SparseIndexName)
+	indexBytes, _ := os.ReadFile(index)
+	linkedIndex := filepath.Join(root, "index-copy")
+	os.WriteFile(linkedIndex, indexBytes, 0o644)
+	os.Remove(index)
+	if err := os.Link(linkedIndex, index); err != nil {
+		t.Fatal(err)
+	}
+	if w, err = Append(dir, WithoutSync()); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteChunk(sine(5000, 9)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(victim2); !bytes.Equal(b, []byte("precious too")) {
+		t.Fatal("Append wrote through a hard-linked chunk file")
+	}
+	if b, _ := os.ReadFile(linkedIndex); !bytes.Equal(b, indexBytes) {
+		t.Fatal("Append rewrote a hard-linked index in place")
+	}
+	if err := read(dir); err != nil {
+		t.Fatalf("after Append over hard links: %v", err)
 	}
 }

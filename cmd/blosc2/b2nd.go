@@ -64,8 +64,8 @@ func compressB2nd(r io.Reader, w io.Writer, p blosc2.CParams, f *b2ndFlags, noCh
 
 // decompressB2nd writes the array at path (file or sparse directory) in C
 // order to out; ok is false when path is not an array.
-func decompressB2nd(path string, w io.Writer, threads int) (ok bool, err error) {
-	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(blosc2.DParams{Threads: threads}))
+func decompressB2nd(path string, w io.Writer, dp blosc2.DParams) (ok bool, err error) {
+	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(dp))
 	if !ok || err != nil {
 		return false, err
 	}
@@ -76,8 +76,8 @@ func decompressB2nd(path string, w io.Writer, threads int) (ok bool, err error) 
 
 // infoB2nd prints the array's geometry; ok is false when path is not an
 // array.
-func infoB2nd(path string, asJSON bool, stdout io.Writer) (ok bool, err error) {
-	a, ok, err := b2nd.OpenIfArray(path)
+func infoB2nd(path string, asJSON bool, stdout io.Writer, dp blosc2.DParams) (ok bool, err error) {
+	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(dp))
 	if !ok || err != nil {
 		return false, err
 	}

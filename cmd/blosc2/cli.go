@@ -55,6 +55,7 @@ type gzOptions struct {
 	nd        b2ndFlags
 	// noChecksum leaves out the chunk checksums frames carry by default.
 	noChecksum bool
+	mem        memoryCap
 
 	stdin          io.Reader
 	stdout, stderr io.Writer
@@ -114,7 +115,10 @@ func (v *sizeValue) Set(s string) error {
 // parseSize reads a byte count with an optional binary prefix. unitconv
 // reads "4M" and "4Mi" as 4<<20 (Base1024); a trailing B is a unit, not
 // a prefix, and a lower-case m means mega here, never milli.
-func parseSize(s string) (int, error) {
+func parseSize(s string) (int, error) { return parseSizeUpTo(s, math.MaxInt32) }
+
+// parseSizeUpTo is parseSize with another largest size.
+func parseSizeUpTo(s string, most int) (int, error) {
 	t := strings.TrimSuffix(strings.TrimSuffix(s, "B"), "b")
 	t = strings.ToUpper(t)
 	if strings.HasSuffix(t, "I") {
@@ -124,8 +128,8 @@ func parseSize(s string) (int, error) {
 	if err != nil || t == "" {
 		return 0, fmt.Errorf("%q is not a size (4194304, 4MiB, 4M)", s)
 	}
-	if f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		return 0, fmt.Errorf("size %q outside 0-%d bytes", s, math.MaxInt32)
+	if f < 0 || f != math.Trunc(f) || f > float64(most) {
+		return 0, fmt.Errorf("size %q outside 0-%d bytes", s, most)
 	}
 	return int(f), nil
 }
@@ -169,6 +173,7 @@ func newGzipFlagSet(o *gzOptions) *flag.FlagSet {
 	fs.Var((*sizeValue)(&o.chunksize), "chunksize", "bytes per chunk in a frame (4194304, 4MiB, 4M)")
 	fs.Var(&o.metas, "meta", "fixed metalayer NAME=HEX (frames; repeatable)")
 	fs.Var(&o.vlmetas, "vlmeta", "variable-length metalayer NAME=VALUE (frames; repeatable)")
+	o.mem.register(fs)
 	fs.BoolVar(&o.noChecksum, "no-checksum", false, "leave out the per-chunk CRC-32C checksums frames carry by default (as C-Blosc2)")
 	o.nd.register(fs)
 	return fs
@@ -318,6 +323,9 @@ func cmdGzip(m mode, args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	if err := o.check(len(files)); err != nil {
 		return err
 	}
+	if o.mode != modeCompress {
+		defer o.mem.limitHeap()()
+	}
 	if len(files) == 0 {
 		if o.mode == modeList {
 			return errors.New("list: needs FILE (standard input has no sizes to list)")
@@ -330,7 +338,7 @@ func cmdGzip(m mode, args []string, stdin io.Reader, stdout, stderr io.Writer) e
 	}
 	var tab *listTable
 	if o.mode == modeList {
-		tab = newListTable(stdout)
+		tab = newListTable(stdout, o.dparams())
 	}
 	for _, name := range files {
 		var err error
@@ -499,3 +507,55 @@ func clean(msg string) string {
 
 // formatExt is the file name extension of each --format.
 var formatExt = map[string]string{"cframe": ".b2frame", "sframe": ".b2frame", "chunk": ".cdata", "blosc1": ".cdata"}
+
+// memoryCap is the --memory flag of the commands that read: what decoding
+// may hold (chunks in flight, an index), whatever a file declares.
+type memoryCap int
+
+func (m *memoryCap) register(fs *flag.FlagSet) {
+	*m = stream.DefaultMaxMemory
+	fs.Var(m, "memory", "memory cap for decoding: chunks in flight, indexes (1GiB, 512M); larger chunks fail, naming the size they need")
+}
+
+func (m *memoryCap) String() string { return sizeString(int64(*m)) }
+func (m *memoryCap) Set(s string) error {
+	n, err := parseSizeUpTo(s, math.MaxInt)
+	if err == nil && n < 1<<20 {
+		err = fmt.Errorf("--memory %s is below 1 MiB", s)
+	}
+	*m = memoryCap(n)
+	return err
+}
+
+// limitHeap makes the garbage collector keep the heap near the cap (plus
+// 32 MiB for everything else; the runtime's own memory comes on top) while a command reads, so that the memory
+// the process takes follows what decoding holds rather than twice that
+// (GOGC's default); it returns the function that restores the limit.
+func (m memoryCap) limitHeap() (restore func()) {
+	prev := debug.SetMemoryLimit(-1)
+	if limit := int64(m) + 32<<20; limit < prev {
+		debug.SetMemoryLimit(limit)
+	}
+	return func() { debug.SetMemoryLimit(prev) }
+}
+
+// dparams are the decoding parameters for threads goroutines within the
+// cap.
+func (m memoryCap) dparams(threads int) blosc2.DParams {
+	return blosc2.DParams{Threads: threads, MaxNbytes: int(m)}
+}
+
+// dparams are the decoding parameters the flags give.
+func (o *gzOptions) dparams() blosc2.DParams { return o.mem.dparams(threadCount(o.cf.threads)) }
+
+// sizeString writes n bytes as --memory and --chunksize read it: a whole
+// number of MiB or GiB when it is one (rounded up otherwise).
+func sizeString(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n >= 1<<20:
+		return fmt.Sprintf("%dMiB", (n+1<<20-1)>>20)
+	}
+	return fmt.Sprint(n)
+}

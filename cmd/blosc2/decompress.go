@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -49,7 +50,7 @@ func (o *gzOptions) decompressOne(name string) error {
 	}
 	cw := &countWriter{w: w}
 	bw := bufio.NewWriterSize(cw, 1<<20)
-	err = decompressInput(bw, in, r, threadCount(o.cf.threads))
+	err = decompressInput(bw, in, r, o.dparams())
 	if err == nil {
 		err = bw.Flush()
 	}
@@ -101,11 +102,10 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // decompressInput writes what in holds, decoded, to w; r reads in (or
 // standard input). b2nd arrays decode to the array in C order, without
 // chunk padding.
-func decompressInput(w io.Writer, in *source, r io.Reader, threads int) error {
-	dp := blosc2.DParams{Threads: threads}
+func decompressInput(w io.Writer, in *source, r io.Reader, dp blosc2.DParams) error {
 	if in.name != "-" {
 		if f, err := framereader.DetectFile(in.name); err == nil && (f == framereader.Contiguous || f == framereader.Sparse) {
-			if ok, err := decompressB2nd(in.name, w, threads); ok || err != nil {
+			if ok, err := decompressB2nd(in.name, w, dp); ok || err != nil {
 				return err
 			}
 		}
@@ -123,7 +123,7 @@ func decompressInput(w io.Writer, in *source, r io.Reader, threads int) error {
 			return err
 		}
 		defer done()
-		if ok, err := decompressB2nd(path, w, threads); ok || err != nil {
+		if ok, err := decompressB2nd(path, w, dp); ok || err != nil {
 			return err
 		}
 		return decompressTo(w, path, nil, dp)
@@ -260,46 +260,16 @@ func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
 		n, _ := x.ReadAt(head, 0)
 		head = head[:n]
 	}
-	opts, err := readerOptions(head, dp.Threads)
-	if err != nil {
-		return err
+	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Threads), stream.WithMaxMemory(dp.MaxNbytes))
+	if err == nil {
+		defer zr.Close()
+		_, err = zr.WriteTo(w)
 	}
-	zr, err := stream.NewReader(r, opts...)
-	if err != nil {
-		return err
+	if errors.Is(err, blosc2.ErrTooLarge) {
+		// As zstd asks for --memory for windows past its default.
+		err = fmt.Errorf("%w (the cap is --memory %s)", err, sizeString(int64(dp.MaxNbytes)))
 	}
-	defer zr.Close()
-	_, err = zr.WriteTo(w)
 	return err
-}
-
-// readerOptions are the stream.Reader options for the frame whose first
-// bytes are head. The Reader caps a chunk at stream.DefaultMaxMemory (1
-// GiB) against hostile headers, but compress writes chunks up to
-// blosc2.MaxBufferSize: what compress wrote must decompress, as with zstd.
-// So a frame declaring larger chunks raises the cap to its chunk size, if
-// this machine holds what decoding takes (about (concurrency+2) chunks;
-// concurrency is lowered to fit). A chunk larger than its frame declares
-// still fails.
-func readerOptions(head []byte, threads int) ([]stream.ReaderOption, error) {
-	opts := []stream.ReaderOption{stream.WithReaderConcurrency(threads)}
-	s, err := framereader.NewChunkReader(bytes.NewReader(head))
-	if err != nil {
-		return opts, nil // stream.NewReader says what is wrong
-	}
-	cs := s.Info().ChunkSize
-	if cs <= stream.DefaultMaxMemory {
-		return opts, nil
-	}
-	conc := threads
-	if phys := physicalMemory(); phys > 0 {
-		if need := 3 * int64(cs); need > phys {
-			return nil, fmt.Errorf("%w: the frame declares %d-byte chunks; decoding one takes about %d bytes, more than this machine's %d",
-				blosc2.ErrTooLarge, cs, need, phys)
-		}
-		conc = min(conc, max(1, int(phys/int64(cs))-2))
-	}
-	return []stream.ReaderOption{stream.WithReaderConcurrency(conc), stream.WithMaxMemory(cs)}, nil
 }
 
 // copyFrame decodes every chunk of r in order into w.

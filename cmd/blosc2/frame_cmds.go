@@ -207,10 +207,35 @@ func jsonable(v any) any {
 	return v
 }
 
-// chunkRowOf describes chunk i of r.
-func chunkRowOf(r *framereader.Reader, i int) chunkRow {
+// unreadable counts the chunks info could not read, keeping the first
+// error: info describes them in their rows and goes on, then exits with
+// that error, as zstd -l does for a damaged file.
+type unreadable struct {
+	n     int
+	first error
+}
+
+func (u *unreadable) add(err error) {
+	if err != nil {
+		if u.n == 0 {
+			u.first = err
+		}
+		u.n++
+	}
+}
+
+// err is nil when every chunk could be read.
+func (u *unreadable) err() error {
+	if u.n == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d of the chunks described could not be read; the first: %w", u.n, u.first)
+}
+
+// chunkRowOf describes chunk i of r; err is what made part of it unknown.
+func chunkRowOf(r *framereader.Reader, i int) (row chunkRow, err error) {
 	ci, err := r.ChunkInfo(i)
-	row := chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
+	row = chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
 		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
 	if ci.Special != blosc2.SpecialNone {
 		row.Special = ci.Special.String()
@@ -226,7 +251,7 @@ func chunkRowOf(r *framereader.Reader, i int) chunkRow {
 	if err != nil {
 		row.Error = err.Error()
 	}
-	return row
+	return row, err
 }
 
 // describeFrame describes r's header and metalayers; its chunks are
@@ -276,9 +301,9 @@ type multiInfo struct {
 // openFrames opens every frame of the file at path: the frames of a
 // concatenation, or the one frame of a sparse directory or an older
 // format. close releases the file.
-func openFrames(path string) (frames []*framereader.Reader, size int64, close func(), err error) {
+func openFrames(path string, dp blosc2.DParams) (frames []*framereader.Reader, size int64, close func(), err error) {
 	if f, err := framereader.DetectFile(path); err != nil || f != framereader.Contiguous {
-		r, err := framereader.Open(path)
+		r, err := framereader.Open(path, framereader.WithDParams(dp))
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -290,7 +315,7 @@ func openFrames(path string) (frames []*framereader.Reader, size int64, close fu
 	}
 	st, err := f.Stat()
 	if err == nil {
-		frames, err = framereader.NewReaders(f, st.Size())
+		frames, err = framereader.NewReaders(f, st.Size(), framereader.WithDParams(dp))
 	}
 	if err != nil {
 		f.Close()
@@ -301,18 +326,22 @@ func openFrames(path string) (frames []*framereader.Reader, size int64, close fu
 
 // infoFrame prints what info shows for a frame, or for each frame of a
 // concatenation and their totals.
-func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
-	frames, size, done, err := openFrames(path)
+func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer, dp blosc2.DParams) error {
+	frames, size, done, err := openFrames(path, dp)
 	if err != nil {
 		return err
 	}
 	defer done()
 	bw := bufio.NewWriter(stdout)
+	var bad unreadable
 	if len(frames) == 1 {
-		if err := printFrame(frames[0], describeFrame(frames[0]), asJSON, maxRows, bw); err != nil {
+		if err := printFrame(frames[0], describeFrame(frames[0]), asJSON, maxRows, bw, &bad); err != nil {
 			return err
 		}
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return bad.err()
 	}
 	mi := multiInfo{NFrames: len(frames), FileLen: size}
 	fis := make([]frameInfo, len(frames))
@@ -331,34 +360,42 @@ func infoFrame(path string, asJSON bool, maxRows int, stdout io.Writer) error {
 			if i > 0 {
 				bw.WriteString(",\n")
 			}
-			if err := writeFrameJSON(bw, r, fis[i]); err != nil {
+			if err := writeFrameJSON(bw, r, fis[i], &bad); err != nil {
 				return err
 			}
 		}
 		bw.WriteString("\n  ]\n}\n")
-		return bw.Flush()
+		if err := bw.Flush(); err != nil {
+			return err
+		}
+		return bad.err()
 	}
 	fmt.Fprintf(bw, "%d concatenated frames (read as one stream; 'blosc2 join' makes one frame for C-Blosc2): nbytes %d, cbytes %d (ratio %.2f), %d chunks, file %d bytes\n",
 		mi.NFrames, mi.Nbytes, mi.Cbytes, ratioOf(mi.Nbytes, mi.Cbytes), mi.NChunks, mi.FileLen)
 	for i, r := range frames {
 		fmt.Fprintf(bw, "\nframe %d at offset %d:\n", i, r.Offset())
-		if err := printFrame(r, fis[i], false, maxRows, bw); err != nil {
+		if err := printFrame(r, fis[i], false, maxRows, bw, &bad); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	return bad.err()
 }
 
 // writeFrameJSON writes fi as a JSON object whose "chunks" rows are made
 // and written one at a time, so that info's memory does not grow with the
 // number of chunks a frame records.
-func writeFrameJSON(w *bufio.Writer, r *framereader.Reader, fi frameInfo) error {
+func writeFrameJSON(w *bufio.Writer, r *framereader.Reader, fi frameInfo, bad *unreadable) error {
 	fi.Chunks = nil
 	if err := writeJSONOpen(w, fi, "chunks"); err != nil {
 		return err
 	}
 	for i := range r.NumChunks() {
-		row, err := json.Marshal(chunkRowOf(r, i))
+		c, err := chunkRowOf(r, i)
+		bad.add(err)
+		row, err := json.Marshal(c)
 		if err != nil {
 			return err
 		}
@@ -403,9 +440,9 @@ func ratioOf(n, c int64) float64 {
 
 // printFrame prints one frame's description: its chunks up to maxRows
 // (all with 0, and always all in JSON), each described as it is printed.
-func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, stdout *bufio.Writer) error {
+func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, stdout *bufio.Writer, bad *unreadable) error {
 	if asJSON {
-		if err := writeFrameJSON(stdout, r, fi); err != nil {
+		if err := writeFrameJSON(stdout, r, fi, bad); err != nil {
 			return err
 		}
 		_, err := stdout.WriteString("\n")
@@ -424,7 +461,8 @@ func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, s
 			fmt.Fprintf(stdout, "  … %d more (--max-chunks 0 lists all)\n", fi.NChunks-i)
 			break
 		}
-		c := chunkRowOf(r, i)
+		c, err := chunkRowOf(r, i)
+		bad.add(err)
 		kind := c.Kind
 		if c.Special != "" {
 			kind = "index-only " + c.Special

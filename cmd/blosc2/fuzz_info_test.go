@@ -10,6 +10,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/hostile"
 	"github.com/blosc2go/blosc2/internal/testvec"
 	"github.com/blosc2go/blosc2/stream"
 )
@@ -39,12 +40,17 @@ func FuzzInfo(f *testing.F) {
 			f.Add(b) // a few hundred bytes: the index is one repeated entry
 		}
 	}
+	for _, h := range hostile.Frames(268_435_450) {
+		if len(h.Data) < 64<<10 {
+			f.Add(h.Data)
+		}
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		path := filepath.Join(dir, "f.b2frame")
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := infoFrame(path, false, 100, io.Discard)
+		err := infoFrame(path, false, 100, io.Discard, blosc2.DParams{MaxNbytes: 64 << 20})
 		if err == nil {
 			return
 		}

@@ -33,6 +33,8 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON")
 	maxRows := fs.Int("max-chunks", 100, "chunk table rows to print (0: all; JSON always lists all)")
+	var mem memoryCap
+	mem.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -40,6 +42,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return fmt.Errorf("info takes one file")
 	}
+	defer mem.limitHeap()()
 	switch f, err := framereader.DetectFile(pos[0]); {
 	case err != nil:
 		return err
@@ -47,12 +50,12 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%s: not a Blosc2 chunk, frame, sparse frame directory, beta frame or packed super-chunk", pos[0])
 	case f != framereader.Chunk:
 		if f == framereader.Contiguous || f == framereader.Sparse {
-			ok, err := infoB2nd(pos[0], *asJSON, stdout)
+			ok, err := infoB2nd(pos[0], *asJSON, stdout, mem.dparams(1))
 			if err != nil || (ok && *asJSON) {
 				return err
 			}
 		}
-		return infoFrame(pos[0], *asJSON, *maxRows, stdout)
+		return infoFrame(pos[0], *asJSON, *maxRows, stdout, mem.dparams(1))
 	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {

@@ -18,11 +18,12 @@ type listTable struct {
 	rows          int
 	cbytes, bytes int64
 	frames        int
+	dp            blosc2.DParams // the memory cap reading frames
 }
 
-func newListTable(w io.Writer) *listTable {
+func newListTable(w io.Writer, dp blosc2.DParams) *listTable {
 	fmt.Fprintf(w, "%14s %14s %8s %6s %-8s %s\n", "compressed", "uncompressed", "ratio", "frames", "codec", "name")
-	return &listTable{w: w}
+	return &listTable{w: w, dp: dp}
 }
 
 // add lists one file: a chunk, a frame file (every frame of a file that
@@ -58,7 +59,7 @@ func (t *listTable) add(name string) error {
 		}
 		nbytes, codecName = int64(h.Nbytes), chunkCodecName(&h)
 	default: // frames (every frame of a concatenation), a sparse frame, older containers
-		rs, _, done, err := openFrames(name)
+		rs, _, done, err := openFrames(name, t.dp)
 		if err != nil {
 			return err
 		}

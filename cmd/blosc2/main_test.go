@@ -20,6 +20,9 @@ import (
 var binPath string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(measureEnv) != "" {
+		os.Exit(measureChild(os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "blosc2-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

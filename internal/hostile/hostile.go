@@ -12,6 +12,8 @@ package hostile
 import (
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
@@ -29,15 +31,15 @@ type Frame struct {
 	TooLarge bool
 }
 
-// Frames returns the crafted frames, scaled by n: the number of chunks of
-// the frames whose size is their chunk count. n = 268,435,450 gives the
+// Frames returns the crafted frames; n is the number of chunks of the
+// fill-zeros frame. n = 268,435,450 gives the
 // 172-byte frame of C's blosc2_schunk_fill_special of the audit.
 func Frames(n int) []Frame {
 	one := compressible(1 << 20)
 	big := compressible(16 << 20)
 	return []Frame{
 		{Name: "fill-zeros", Data: FillZeros(n), Out: 8 * int64(n)},
-		{Name: "looping-index", Data: LoopingIndex(one, n/4096+1), Out: int64(n/4096+1) << 20},
+		{Name: "looping-index", Data: LoopingIndex(one, 1024), Out: 1024 << 20},
 		{Name: "lying-index-size", Data: LyingIndexSize(one), Out: -1},
 		{Name: "huge-index", Data: HugeIndex(one, 32<<20), Out: 32 << 20 << 20, TooLarge: true},
 		{Name: "lying-nbytes", Data: LyingNbytes(one, 1<<62), Out: -1},
@@ -136,18 +138,19 @@ func Repeated(chunk []byte, n int) []byte {
 }
 
 // compressible is a normal (not special) chunk of nbytes that compresses
-// about a thousandfold: a 4 KiB pseudo-random pattern, repeated.
+// about a thousandfold: a 64-byte pseudo-random pattern, repeated.
 func compressible(nbytes int) []byte {
+	const period = 64
 	raw := make([]byte, nbytes)
 	x := uint32(2463534242)
-	for i := range 4096 {
+	for i := range period {
 		x ^= x << 13
 		x ^= x >> 17
 		x ^= x << 5
 		raw[i] = byte(x)
 	}
-	for i := 4096; i < nbytes; i += 4096 {
-		copy(raw[i:], raw[:4096])
+	for i := period; i < nbytes; i += period {
+		copy(raw[i:], raw[:period])
 	}
 	p := blosc2.DefaultCParams()
 	p.Codec, p.Level, p.TypeSize, p.Filters = blosc2.Zstd, 1, 8, [6]blosc2.Filter{}
@@ -199,4 +202,40 @@ func must(err error) {
 	if err != nil {
 		panic("hostile: " + err.Error())
 	}
+}
+
+// SparseTrap is a change to a sparse frame directory of three or more
+// chunks that a reader must refuse at once, never follow or wait on.
+type SparseTrap struct {
+	Name string
+	// Plant makes the change in dir; outside is another sparse frame
+	// directory, whose chunk 1 a link may point at.
+	Plant func(dir, outside string) error
+}
+
+// SparseTraps are the links and special files planted in sparse frame
+// directories: the index a link to /dev/zero (endless), a chunk a link to
+// another directory's chunk (bytes from outside), a chunk a FIFO (a read
+// that never returns).
+func SparseTraps() []SparseTrap {
+	return []SparseTrap{
+		{"index-to-dev-zero", func(dir, _ string) error {
+			return replace(filepath.Join(dir, frame.SparseIndexName), func(p string) error { return os.Symlink("/dev/zero", p) })
+		}},
+		{"chunk-to-outside", func(dir, outside string) error {
+			return replace(filepath.Join(dir, frame.ChunkFileName(1)), func(p string) error {
+				return os.Symlink(filepath.Join(outside, frame.ChunkFileName(1)), p)
+			})
+		}},
+		{"chunk-fifo", func(dir, _ string) error {
+			return replace(filepath.Join(dir, frame.ChunkFileName(2)), mkfifo)
+		}},
+	}
+}
+
+func replace(path string, make func(string) error) error {
+	if err := os.Remove(path); err != nil {
+		return err
+	}
+	return make(path)
 }

@@ -1,0 +1,12 @@
+//go:build !unix
+
+package hostile
+
+import (
+	"errors"
+	"os"
+)
+
+func mkfifo(path string) error {
+	return &os.PathError{Op: "mkfifo", Path: path, Err: errors.ErrUnsupported}
+}
