@@ -1,0 +1,112 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/hostile"
+)
+
+// peakHeap runs f and returns the most heap memory (live and garbage not
+// yet collected) seen above what was in use before it, sampled every
+// 200 µs. The garbage collector is set to collect at a 10% growth meanwhile, so
+// that the figure follows what f holds rather than GOGC's slack.
+func peakHeap(f func()) int64 {
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(sample)
+	base := int64(sample[0].Value.Uint64())
+	var peak int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		s := []metrics.Sample{{Name: sample[0].Name}}
+		for {
+			metrics.Read(s)
+			peak = max(peak, int64(s[0].Value.Uint64())-base)
+			select {
+			case <-stop:
+				return
+			case <-time.After(200 * time.Microsecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	wg.Wait()
+	return peak
+}
+
+// TestHostileFramesStayInCap: stream.NewReader with WithMaxMemory(64 MiB)
+// reads each crafted frame of internal/hostile (through the index and front
+// to back, with 1 and 4 goroutines) within the cap plus 64 MiB of heap
+// and in bounded time: it yields the bytes the frame holds (checked up to
+// 512 MiB) or fails with an error wrapping a sentinel, and frames whose
+// sizes lie always fail.
+func TestHostileFramesStayInCap(t *testing.T) {
+	const memCap, slack = 64 << 20, 64 << 20
+	const most = 512 << 20 // bytes read of each frame
+	frames := hostile.Frames(268_435_450)
+	concs := []int{1, 4}
+	if testing.Short() {
+		concs = []int{4}
+	}
+	for _, f := range frames {
+		for _, conc := range concs {
+			for _, seq := range []bool{false, true} {
+				var n int64
+				var err error
+				start := time.Now()
+				peak := peakHeap(func() {
+					var src io.Reader = bytes.NewReader(f.Data)
+					if seq {
+						src = struct{ io.Reader }{src}
+					}
+					var r *Reader
+					if r, err = NewReader(src, WithMaxMemory(memCap), WithReaderConcurrency(conc)); err != nil {
+						return
+					}
+					defer r.Close()
+					n, err = io.Copy(io.Discard, io.LimitReader(r, most))
+				})
+				took := time.Since(start)
+				t.Logf("%-17s conc %d sequential %-5v: %4d MiB peak heap, %5.2f s, %d bytes, %v", f.Name, conc, seq, peak>>20, took.Seconds(), n, err)
+				if peak > memCap+slack {
+					t.Errorf("%s conc %d sequential %v: peak heap %d MiB", f.Name, conc, seq, peak>>20)
+				}
+				if took > 60*time.Second {
+					t.Errorf("%s conc %d sequential %v: %v", f.Name, conc, seq, took)
+				}
+				switch {
+				case err == nil && (f.Out < 0 || n != min(f.Out, most)):
+					t.Errorf("%s conc %d sequential %v: %d bytes and no error, want %d or an error", f.Name, conc, seq, n, f.Out)
+				case err != nil && !isSentinel(err):
+					t.Errorf("%s conc %d sequential %v: %v wraps no sentinel", f.Name, conc, seq, err)
+				case err != nil && f.Out >= 0 && !f.TooLarge && !seq:
+					t.Errorf("%s conc %d through the index: %v", f.Name, conc, err)
+				}
+			}
+		}
+	}
+}
+
+func isSentinel(err error) bool {
+	for _, s := range []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
+		blosc2.ErrInvalidOption, blosc2.ErrTooLarge, blosc2.ErrChecksum} {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}
