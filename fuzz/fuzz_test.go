@@ -8,6 +8,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/hostile"
 	"github.com/blosc2go/blosc2/internal/testvec"
 	"github.com/blosc2go/blosc2/stream"
 )
@@ -40,6 +41,14 @@ func FuzzChunkReader(f *testing.F) {
 	}
 	for i := 1; i < len(small) && i < 6; i++ {
 		f.Add(append(append([]byte(nil), small[i-1]...), small[i]...))
+	}
+	// Crafted frames that declare far more than they hold (issue 14); not
+	// those whose output is gigabytes, which would make every execution
+	// slow.
+	for _, h := range hostile.Frames(1000) {
+		if len(h.Data) < 64<<10 && h.Name != "looping-index" && h.Name != "huge-special" {
+			f.Add(h.Data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		opts := []stream.ReaderOption{stream.WithMaxMemory(8 << 20), stream.WithReaderConcurrency(2)}
