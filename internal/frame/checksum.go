@@ -51,9 +51,58 @@ const (
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // ChunkCRC is the checksum of a stored chunk's bytes.
-func ChunkCRC(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+func ChunkCRC(b []byte) uint32 { return updateCRC(0, b) }
 
-func updateCRC(crc uint32, b []byte) uint32 { return crc32.Update(crc, castagnoli, b) }
+// updateCRC is crc32.Update with the Castagnoli table: the fold kernel
+// (crc_amd64.s) takes whole 128-byte blocks of long inputs, hash/crc32
+// the rest.
+func updateCRC(crc uint32, b []byte) uint32 {
+	if foldCRC && len(b) >= foldMin {
+		var n int
+		crc, n = updateFold(crc, b)
+		b = b[n:]
+	}
+	return crc32.Update(crc, castagnoli, b)
+}
+
+// crcShift is the CRC-32C state c (bit-reflected, without inversions)
+// carried over n zero bytes: c·x^(8n) mod P, as zlib's crc32_combine
+// computes it, in O(log n) steps.
+func crcShift(c uint32, n uint32) uint32 {
+	// x^(8n) = product of x^(2^k) over the bits k of 8n.
+	p := uint32(1) << 31 // x^0
+	for k, m := 3, n; m > 0; k, m = k+1, m>>1 {
+		if m&1 != 0 {
+			p = mulModP(x2k[k], p)
+		}
+	}
+	return mulModP(p, c)
+}
+
+// mulModP multiplies a and b modulo CRC-32C's polynomial, bit-reflected.
+func mulModP(a, b uint32) uint32 {
+	var p uint32
+	for m := uint32(1) << 31; m != 0; m >>= 1 {
+		if a&m != 0 {
+			p ^= b
+		}
+		if b&1 != 0 {
+			b = b>>1 ^ 0x82F63B78
+		} else {
+			b >>= 1
+		}
+	}
+	return p
+}
+
+// x2k[k] is x^(2^k) mod P, bit-reflected.
+var x2k = func() (t [36]uint32) {
+	t[0] = 1 << 30 // x^1
+	for k := 1; k < len(t); k++ {
+		t[k] = mulModP(t[k-1], t[k-1])
+	}
+	return t
+}()
 
 // sumPiece is how much is read at a time when a checksum is computed
 // while reading: the piece is summed while it is in the cache, which
