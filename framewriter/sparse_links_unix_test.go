@@ -13,7 +13,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/internal/frame"
-	"github.com/blosc2go/blosc2/internal/hostile"
+	"github.com/blosc2go/blosc2/internal/hostile/traps"
 )
 
 // TestSparseLinks: a sparse frame directory whose index or chunk files
@@ -59,7 +59,7 @@ func TestSparseLinks(t *testing.T) {
 			return nil
 		}
 	}
-	for _, c := range hostile.SparseTraps() {
+	for _, c := range traps.Sparse() {
 		dir := make3(c.Name)
 		if err := read(dir); err != nil {
 			t.Fatalf("%s before planting: %v", c.Name, err)

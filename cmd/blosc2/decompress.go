@@ -251,15 +251,6 @@ func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {
 // streamFrame decodes a contiguous frame with the stream package: chunks
 // decompressed ahead by dp.Threads goroutines.
 func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
-	var head []byte
-	switch x := r.(type) {
-	case *bufio.Reader:
-		head, _ = x.Peek(x.Size())
-	case io.ReaderAt:
-		head = make([]byte, 64<<10)
-		n, _ := x.ReadAt(head, 0)
-		head = head[:n]
-	}
 	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Threads), stream.WithMaxMemory(dp.MaxNbytes))
 	if err == nil {
 		defer zr.Close()

@@ -16,6 +16,7 @@ import (
 
 	"github.com/blosc2go/blosc2/framewriter"
 	"github.com/blosc2go/blosc2/internal/hostile"
+	"github.com/blosc2go/blosc2/internal/hostile/traps"
 )
 
 // hostileCap is the --memory the hostile-input tests give the command,
@@ -185,7 +186,7 @@ func TestHostileFramesBounded(t *testing.T) {
 }
 
 // TestHostileSparseDirs: info and decompress on sparse frame directories
-// holding links and FIFOs (internal/hostile.SparseTraps) fail at once
+// holding links and FIFOs (internal/hostile/traps.Sparse) fail at once
 // with a message, never hang or write the bytes a link points at (info
 // describes the chunks it can read first).
 func TestHostileSparseDirs(t *testing.T) {
@@ -207,7 +208,7 @@ func TestHostileSparseDirs(t *testing.T) {
 		return dir
 	}
 	outside := mk("outside", 0xE0)
-	for _, trap := range hostile.SparseTraps() {
+	for _, trap := range traps.Sparse() {
 		dir := mk(trap.Name, 1)
 		if err := trap.Plant(dir, outside); err != nil {
 			t.Fatal(err)

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package hostile
+package traps
 
 import (
 	"errors"
