@@ -13,6 +13,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/hostile"
+	"github.com/blosc2go/blosc2/internal/race"
 )
 
 // peakHeap runs f and returns the most heap memory (live and garbage not
@@ -82,7 +83,9 @@ func TestHostileFramesStayInCap(t *testing.T) {
 				})
 				took := time.Since(start)
 				t.Logf("%-17s conc %d sequential %-5v: %4d MiB peak heap, %5.2f s, %d bytes, %v", f.Name, conc, seq, peak>>20, took.Seconds(), n, err)
-				if peak > memCap+slack {
+				// The race detector's slower allocations let garbage pile up
+				// between collections: the bound is checked without it.
+				if peak > memCap+slack && !race.Enabled {
 					t.Errorf("%s conc %d sequential %v: peak heap %d MiB", f.Name, conc, seq, peak>>20)
 				}
 				if took > 60*time.Second {
