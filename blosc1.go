@@ -109,29 +109,7 @@ func blosc1BlockSize(p *CParams, nbytes int) int {
 	case p.BlockSize > 0:
 		bs = min(max(p.BlockSize, blosc1MinBufferSize), blosc1MaxBlockSize)
 	case nbytes >= blosc1L1:
-		bs = blosc1L1
-		hcr := hcrCodec(p.Codec)
-		if hcr {
-			bs *= 2
-		}
-		switch p.Level {
-		case 0:
-			bs /= 4
-		case 1:
-			bs /= 2
-		case 2:
-		case 3:
-			bs *= 2
-		case 4, 5:
-			bs *= 4
-		case 6, 7, 8:
-			bs *= 8
-		case 9:
-			bs *= 8
-			if hcr {
-				bs *= 2
-			}
-		}
+		bs = levelBlockSize(blosc1L1, p)
 	}
 	// C-Blosc 1.21 enlarges forced block sizes too.
 	if p.Level > 0 && blosc1SplitBlock(p, t, bs) {

@@ -62,6 +62,38 @@ func headerTypeSize(t int) int {
 
 func hcrCodec(id codec.ID) bool { return id == LZ4HC || id == Zlib || id == Zstd }
 
+// levelBlockSize scales base, the cache-sized block of C's block-size
+// tuning (L1 = 32 KiB), by the compression level and the codec's class
+// (high-compression-ratio codecs get twice the block): the rule both
+// C-Blosc2's blosc_stune_next_blocksize and C-Blosc 1.21's
+// compute_blocksize apply.
+func levelBlockSize(base int, p *CParams) int {
+	bs := base
+	hcr := hcrCodec(p.Codec)
+	if hcr {
+		bs *= 2
+	}
+	switch p.Level {
+	case 0:
+		bs /= 4
+	case 1:
+		bs /= 2
+	case 2:
+	case 3:
+		bs *= 2
+	case 4, 5:
+		bs *= 4
+	case 6, 7, 8:
+		bs *= 8
+	case 9:
+		bs *= 8
+		if hcr {
+			bs *= 2
+		}
+	}
+	return bs
+}
+
 // splitBlock is C-Blosc2's split_block: whether blocks of bs bytes with
 // elements of t bytes are cut into t streams.
 func splitBlock(p *CParams, t, bs int) bool {
@@ -92,29 +124,7 @@ func autoBlockSize(p *CParams, nbytes int) int {
 	if bs == 0 {
 		bs = nbytes
 		if nbytes >= 32768 {
-			bs = 32768
-			hcr := hcrCodec(p.Codec)
-			if hcr {
-				bs *= 2
-			}
-			switch p.Level {
-			case 0:
-				bs /= 4
-			case 1:
-				bs /= 2
-			case 2:
-			case 3:
-				bs *= 2
-			case 4, 5:
-				bs *= 4
-			case 6, 7, 8:
-				bs *= 8
-			case 9:
-				bs *= 8
-				if hcr {
-					bs *= 2
-				}
-			}
+			bs = levelBlockSize(32768, p)
 		}
 		if p.Level > 0 && splitBlock(p, t, nbytes) {
 			bs = [...]int{0, 32, 32, 32, 64, 64, 64, 128, 256, 512}[p.Level] * 1024 * t
