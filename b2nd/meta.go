@@ -48,6 +48,17 @@ type Meta struct {
 // NDim is the number of dimensions.
 func (m *Meta) NDim() int { return len(m.Shape) }
 
+// Geometry returns the block shape in the form the chunk pipeline hands to
+// the codecs and filters that need it (ZFP, NDLZ, NDCELL, NDMEAN): what
+// C-Blosc2's plugins read from the b2nd metalayer.
+func (m *Meta) Geometry() *blosc2.Geometry {
+	bs := make([]int, len(m.BlockShape))
+	for i, b := range m.BlockShape {
+		bs[i] = int(b)
+	}
+	return &blosc2.Geometry{BlockShape: bs}
+}
+
 // EncodedLen is the length of the encoded metalayer: 12 + 19·ndim +
 // len(DType), or 6 + 19·ndim without a dtype.
 func (m *Meta) EncodedLen() int {

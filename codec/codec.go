@@ -207,3 +207,41 @@ func ByName(name string) (ID, bool) {
 	}
 	return 0, false
 }
+
+// Geometry is the shape of the blocks of an N-dimensional array, as the b2nd
+// metalayer of a frame gives it. Codecs and filters that work on
+// N-dimensional cells (ZFP, NDLZ, NDCELL, NDMEAN) need it; C-Blosc2's
+// plugins read it from the super-chunk, and so must the caller here (the
+// b2nd package does).
+type Geometry struct {
+	// BlockShape is the extent of a block in each dimension, the last
+	// varying fastest (C order). Its product times the typesize is the
+	// chunk's block size.
+	BlockShape []int
+}
+
+// ShapedCodec is implemented by codecs that need the block geometry and the
+// element size. The chunk pipeline calls these methods instead of Compress
+// and Decompress when it has a Geometry; their plain methods fail with an
+// error wrapping [ErrNoGeometry].
+type ShapedCodec interface {
+	Codec
+	CompressShaped(dst, src []byte, clevel int, meta uint8, typesize int, g *Geometry) (int, error)
+	DecompressShaped(dst, src []byte, meta uint8, typesize int, g *Geometry) (int, error)
+}
+
+// ErrNoGeometry reports a codec or filter that needs a block geometry (a
+// b2nd array) used without one, as C-Blosc2 refuses a frame without the
+// b2nd metalayer. It wraps the root package's ErrUnsupported.
+var ErrNoGeometry = fmt.Errorf("%w: needs the block shape of a b2nd array (no b2nd metalayer)", errs.ErrUnsupported)
+
+// NeedsGeometry reports whether the codec registered under id is a
+// [ShapedCodec].
+func NeedsGeometry(id ID) bool {
+	c, err := Lookup(id)
+	if err != nil {
+		return false
+	}
+	_, ok := c.(ShapedCodec)
+	return ok
+}
