@@ -492,9 +492,6 @@ func (d *decoder) decodeStream(dst, src []byte) error {
 	var n int
 	var err error
 	if sc, ok := d.codec.(codec.ShapedCodec); ok {
-		if d.geom == nil {
-			return fmt.Errorf("%s: %w", codec.Name(d.h.Codec), codec.ErrNoGeometry)
-		}
 		n, err = sc.DecompressShaped(dst, src, d.h.CodecMeta, d.h.TypeSize, d.geom)
 	} else {
 		n, err = d.codec.Decompress(dst, src, d.h.CodecMeta, d.dict)
