@@ -135,7 +135,8 @@ func (c *cflags) params() (blosc2.CParams, error) {
 		return blosc2.CParams{}, fmt.Errorf("unknown split mode %q", c.splitmode)
 	}
 	filters := []blosc2.Filter(c.filters)
-	if filters == nil {
+	if filters == nil && !codec.NeedsGeometry(id) {
+		// ZFP and NDLZ read the values themselves: no default shuffle.
 		filters = []blosc2.Filter{{ID: blosc2.Shuffle}}
 	}
 	return blosc2.CParams{
