@@ -7,6 +7,8 @@ package zfp
 // float64), U its unsigned counterpart. Arithmetic wraps as C's does on the
 // machines C-Blosc2 runs on, so blocks holding NaN or Inf come out the same.
 
+import "math/bits"
+
 type signed interface{ ~int32 | ~int64 }
 type unsigned interface{ ~uint32 | ~uint64 }
 
@@ -54,9 +56,9 @@ func invLift[I signed](p []I, i, s int) {
 // z and w.
 func fwdXform[I signed](p []I, nd int) {
 	size := len(p)
-	for d, s := 0, 1; d < nd; d, s = d+1, s*4 {
-		for i := range size {
-			if (i/s)%4 == 0 {
+	for s := 1; s < size; s *= 4 {
+		for hi := 0; hi < size; hi += 4 * s {
+			for i := hi; i < hi+s; i++ {
 				fwdLift(p, i, s)
 			}
 		}
@@ -66,15 +68,16 @@ func fwdXform[I signed](p []I, nd int) {
 // invXform undoes fwdXform, dimensions in the reverse order.
 func invXform[I signed](p []I, nd int) {
 	size := len(p)
-	s := size / 4
-	for d := nd - 1; d >= 0; d, s = d-1, s/4 {
-		for i := range size {
-			if (i/s)%4 == 0 {
+	for s := size / 4; s >= 1; s /= 4 {
+		for hi := 0; hi < size; hi += 4 * s {
+			for i := hi; i < hi+s; i++ {
 				invLift(p, i, s)
 			}
 		}
 	}
 }
+
+func bits64Len(x uint64) int { return bits.Len64(x) }
 
 // nbmask is the negabinary mask 0xaaaa…aa of U.
 func nbmask[U unsigned]() U { return ^U(0) / 3 * 2 }
@@ -135,6 +138,9 @@ func decodeInts[U unsigned](r *bitReader, maxbits, maxprec uint, data []U, intpr
 // encodeInts is the inverse of decodeInts: it writes at most maxbits bits
 // and returns the number written.
 func encodeInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intprec uint) uint {
+	if len(data) <= 64 {
+		return encodeFewInts(w, maxbits, maxprec, data, intprec)
+	}
 	kmin := uint(0)
 	if intprec > maxprec {
 		kmin = intprec - maxprec
@@ -172,6 +178,55 @@ func encodeInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intpr
 				b := uint64((data[n] >> k) & 1)
 				w.bit(b)
 				if b != 0 {
+					break
+				}
+			}
+		}
+	}
+	return maxbits - bits
+}
+
+// encodeFewInts is encodeInts for blocks of at most 64 values, one bit
+// plane in a word.
+func encodeFewInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intprec uint) uint {
+	kmin := uint(0)
+	if intprec > maxprec {
+		kmin = intprec - maxprec
+	}
+	size := uint(len(data))
+	bits := maxbits
+	n := uint(0)
+	var all U
+	for _, v := range data {
+		all |= v
+	}
+	top := uint(bits64Len(uint64(all))) // planes at and above top are empty
+	for k := intprec; bits > 0 && k > kmin; {
+		k--
+		var x uint64
+		if k < top {
+			for i, v := range data {
+				x |= uint64((v>>k)&1) << uint(i)
+			}
+		}
+		m := min(n, bits)
+		bits -= m
+		w.bits(x, m)
+		x >>= m & 63
+		if m == 64 {
+			x = 0
+		}
+		for ; bits > 0 && n < size; x, n = x>>1, n+1 {
+			bits--
+			if x == 0 {
+				w.bit(0)
+				break
+			}
+			w.bit(1)
+			for ; bits > 0 && n < size-1; x, n = x>>1, n+1 {
+				bits--
+				w.bit(x & 1)
+				if x&1 != 0 {
 					break
 				}
 			}

@@ -225,3 +225,52 @@ func BenchmarkZFP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkZFPGrids compresses and decompresses the shared float32 grids
+// whole (ZFP alone, no Blosc2 chunking), reporting the ratio: the Go half
+// of the README's table, whose C half is ZFP 1.0.1 timed the same way.
+func BenchmarkZFPGrids(b *testing.B) {
+	modes := []struct {
+		name string
+		p    func(nd int) zfp.Params
+	}{
+		{"acc=1e-2", func(int) zfp.Params { return zfp.Accuracy(1e-2) }},
+		{"prec=16", func(int) zfp.Params { return zfp.Precision(16) }},
+		{"rate=8", func(nd int) zfp.Params { return zfp.Rate(8, zfp.Float32, nd) }},
+	}
+	for _, g := range []grid{
+		{"rainfall", filepath.Join(testvec.DataDir(), "rainfall_grid_150x150.f32.bin"), []int{150, 150}},
+		{"egm96_geoid", filepath.Join(testvec.SharedData(), "egm96_15_geoid.f32.bin"), []int{721, 1440}},
+		{"era_interim_z", filepath.Join(testvec.SharedData(), "era_interim_z.f32.bin"), []int{2, 3, 241, 480}},
+		{"era5_t2m", filepath.Join(testvec.SharedData(), "era5_t2m_uk_2019-03.f32.bin"), []int{744, 33, 49}},
+	} {
+		src, err := os.ReadFile(g.path)
+		if err != nil {
+			b.Logf("%s: %v", g.name, err)
+			continue
+		}
+		for _, m := range modes {
+			p := m.p(len(g.shape))
+			enc, _ := zfp.Encode(nil, src, zfp.Float32, g.shape, p)
+			ratio := float64(len(src)) / float64(len(enc))
+			b.Run(g.name+"/"+m.name+"/encode", func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				buf := make([]byte, 0, len(enc))
+				for b.Loop() {
+					buf, _ = zfp.Encode(buf[:0], src, zfp.Float32, g.shape, p)
+				}
+				b.ReportMetric(ratio, "ratio")
+			})
+			b.Run(g.name+"/"+m.name+"/decode", func(b *testing.B) {
+				b.SetBytes(int64(len(src)))
+				dst := make([]byte, len(src))
+				for b.Loop() {
+					if _, err := zfp.Decode(dst, zfp.Float32, g.shape, p, enc); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(ratio, "ratio")
+			})
+		}
+	}
+}
