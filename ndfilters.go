@@ -104,7 +104,11 @@ func cellShapes(g *Geometry, f Filter, typesize, n int, clamp bool) (bs, cs []in
 		if clamp {
 			cs[i] = min(side, s)
 		}
-		cells = min(cells*cs[i], 1<<40)
+		if cells > (1<<30)/cs[i] {
+			cells = 1 << 30 // more than any block holds
+		} else {
+			cells *= cs[i]
+		}
 	}
 	if elems*typesize != n {
 		return nil, nil, fmt.Errorf("%w: filter %d: block shape %v of %d-byte values is not the %d-byte block", ErrCorrupt, f.ID, g.BlockShape, typesize, n)

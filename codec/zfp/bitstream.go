@@ -140,11 +140,6 @@ func (w *bitWriter) pad(n uint) {
 	w.bits(0, n)
 }
 
-// written returns the number of bits written so far.
-func (w *bitWriter) written(start int) uint64 {
-	return uint64(len(w.dst)-start)*8 + uint64(w.n)
-}
-
 // flush pads the stream with zeros to a whole 64-bit word, as ZFP does at
 // the end of a compressed stream.
 func (w *bitWriter) flush() {
