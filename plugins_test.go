@@ -16,7 +16,7 @@ import (
 func TestPluginsNeedGeometry(t *testing.T) {
 	src := make([]byte, 4*16*16)
 	for i := range 256 {
-		binary.LittleEndian.PutUint32(src[4*i:], math.Float32bits(float32(i/16%5) + 0.5))
+		binary.LittleEndian.PutUint32(src[4*i:], math.Float32bits(float32(i/16%5)+0.5))
 	}
 	g := &Geometry{BlockShape: []int{16, 16}}
 	for _, c := range []struct {
