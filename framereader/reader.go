@@ -15,6 +15,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
 // Reader gives random access to the chunks and the uncompressed bytes of a
@@ -137,7 +138,32 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.dp = withGeometry(r.dp, &r.h)
 	return r, nil
+}
+
+// Geometry returns the block shape chunks of this frame are decoded with:
+// the caller's DParams.Geometry, else that of the frame's b2nd metalayer,
+// else nil.
+func (r *Reader) Geometry() *blosc2.Geometry { return r.dp.Geometry }
+
+// withGeometry returns dp with the block shape of the frame's "b2nd" (or
+// "caterva") metalayer, unless dp has one: chunks compressed with ZFP or
+// NDLZ, or filtered with NDCELL or NDMEAN, need it, and C-Blosc2's plugins
+// read it from the frame the same way.
+func withGeometry(dp blosc2.DParams, h *frame.Header) blosc2.DParams {
+	if dp.Geometry != nil {
+		return dp
+	}
+	for _, name := range []string{"b2nd", "caterva"} {
+		for _, m := range h.Metalayers {
+			if m.Name == name {
+				dp.Geometry = ndmeta.Geometry(m.Content)
+				return dp
+			}
+		}
+	}
+	return dp
 }
 
 // NewReaders opens every contiguous frame concatenated in the size bytes
@@ -719,6 +745,18 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
 	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out))
+	if err != nil && dp.Geometry != nil && errors.Is(err, blosc2.ErrUnsupported) {
+		// A chunk whose codec or filters need the block shape, which
+		// DecompressRange has not: decode it whole.
+		var all []byte
+		if all, err = blosc2.DecompressWith(nil, chunk, dp); err == nil {
+			if off+len(out) > len(all) {
+				return fmt.Errorf("%w: bytes %d-%d of a %d-byte chunk", blosc2.ErrCorrupt, off, off+len(out), len(all))
+			}
+			copy(out, all[off:])
+			return nil
+		}
+	}
 	if err != nil {
 		return err
 	}
