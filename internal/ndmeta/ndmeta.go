@@ -81,7 +81,6 @@ func Decode(b []byte) (Fields, error) {
 	return m, nil
 }
 
-
 // Geometry returns the block shape of the metalayer b for the chunk
 // pipeline, or nil when b does not decode or has no positive block shape.
 func Geometry(b []byte) *blosc2.Geometry {
