@@ -1,6 +1,9 @@
 package zfp
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // ZFP's bit stream is a sequence of 64-bit little-endian words whose bits are
 // consumed from the least significant end: byte for byte, an LSB-first
@@ -75,6 +78,32 @@ func (r *bitReader) bits(n uint) uint64 {
 	r.buf >>= n
 	r.n -= n
 	return v
+}
+
+// zeroRun consumes zero bits, at most lim of them, and the one bit that
+// ends the run if it comes within lim. It returns the number of zeros
+// consumed and whether the one was found.
+func (r *bitReader) zeroRun(lim uint) (uint, bool) {
+	z := uint(0)
+	for z < lim {
+		if r.n == 0 {
+			r.fill()
+			if r.n == 0 {
+				r.overrun += uint64(lim - z)
+				return lim, false
+			}
+		}
+		avail := min(r.n, lim-z)
+		if tz := uint(bits.TrailingZeros64(r.buf)); tz < avail {
+			r.buf >>= tz + 1
+			r.n -= tz + 1
+			return z + tz, true
+		}
+		r.buf >>= avail
+		r.n -= avail
+		z += avail
+	}
+	return z, false
 }
 
 // skip discards n bits.

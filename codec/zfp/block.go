@@ -77,7 +77,7 @@ func invXform[I signed](p []I, nd int) {
 	}
 }
 
-func bits64Len(x uint64) int { return bits.Len64(x) }
+func bits64TrailingZeros(x uint64) int { return bits.TrailingZeros64(x) }
 
 // nbmask is the negabinary mask 0xaaaa…aa of U.
 func nbmask[U unsigned]() U { return ^U(0) / 3 * 2 }
@@ -113,22 +113,23 @@ func decodeInts[U unsigned](r *bitReader, maxbits, maxprec uint, data []U, intpr
 			c := min(m-i, 56)
 			x := r.bits(c)
 			for ; x != 0; x &= x - 1 {
-				data[i+uint(trailingZeros64(x))] += U(1) << k
+				data[i+uint(bits64TrailingZeros(x))] += U(1) << k
 			}
 			i += c
 		}
-		// Unary run-length code of the rest of the plane.
+		// Unary run-length code of the rest of the plane: a group bit
+		// (any one left?), then the distance to the next one.
 		for ; bits > 0 && n < size; n++ {
 			bits--
 			if r.bit() == 0 {
 				break
 			}
-			for ; bits > 0 && n < size-1; n++ {
+			z, one := r.zeroRun(min(bits, size-1-n))
+			bits -= z
+			if one {
 				bits--
-				if r.bit() != 0 {
-					break
-				}
 			}
+			n += z
 			data[n] += U(1) << k
 		}
 	}
@@ -137,102 +138,77 @@ func decodeInts[U unsigned](r *bitReader, maxbits, maxprec uint, data []U, intpr
 
 // encodeInts is the inverse of decodeInts: it writes at most maxbits bits
 // and returns the number written.
-func encodeInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intprec uint) uint {
-	if len(data) <= 64 {
-		return encodeFewInts(w, maxbits, maxprec, data, intprec)
-	}
+func encodeInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intprec uint, planes *planes) uint {
 	kmin := uint(0)
 	if intprec > maxprec {
 		kmin = intprec - maxprec
 	}
 	size := uint(len(data))
+	nw := (size + 63) / 64
+	// The bit planes, 64 coefficients to a word, built from the set bits
+	// only (coefficients are mostly small).
+	for k := kmin; k < intprec; k++ {
+		clear(planes[k][:nw])
+	}
+	for i, v := range data {
+		for x := uint64(v) >> kmin << kmin; x != 0; x &= x - 1 { // planes below kmin are not coded
+			planes[bits64TrailingZeros(x)][i>>6] |= 1 << (uint(i) & 63)
+		}
+	}
 	bits := maxbits
 	n := uint(0)
 	for k := intprec; bits > 0 && k > kmin; {
 		k--
+		p := &planes[k]
 		m := min(n, bits)
 		bits -= m
-		for i := uint(0); i < m; {
-			c := min(m-i, 64)
-			var x uint64
-			for j := uint(0); j < c; j++ {
-				x |= uint64((data[i+j]>>k)&1) << j
-			}
-			w.bits(x, c)
-			i += c
-		}
-		ones := 0
-		for i := m; i < size; i++ {
-			ones += int((data[i] >> k) & 1)
+		for i := uint(0); i < m; i += 64 {
+			w.bits(p[i>>6], min(m-i, 64))
 		}
 		for ; bits > 0 && n < size; n++ {
 			bits--
-			if ones == 0 {
+			t, ok := nextOne(p, n, nw)
+			if !ok {
 				w.bit(0)
 				break
 			}
 			w.bit(1)
-			ones--
-			for ; bits > 0 && n < size-1; n++ {
+			// Zeros up to the next one, which is implied when last.
+			end := min(t, size-1)
+			if z := end - n; z >= bits {
+				w.pad(bits)
+				bits = 0
+				break
+			} else {
+				w.pad(z)
+				bits -= z
+			}
+			n = end
+			if n < size-1 {
 				bits--
-				b := uint64((data[n] >> k) & 1)
-				w.bit(b)
-				if b != 0 {
-					break
-				}
+				w.bit(1)
 			}
 		}
 	}
 	return maxbits - bits
 }
 
-// encodeFewInts is encodeInts for blocks of at most 64 values, one bit
-// plane in a word.
-func encodeFewInts[U unsigned](w *bitWriter, maxbits, maxprec uint, data []U, intprec uint) uint {
-	kmin := uint(0)
-	if intprec > maxprec {
-		kmin = intprec - maxprec
+// planes is scratch for encodeInts: bit plane k of up to 256 coefficients.
+type planes [64][4]uint64
+
+// nextOne returns the index of the first set bit at or after n of the nw
+// words of p.
+func nextOne(p *[4]uint64, n, nw uint) (uint, bool) {
+	j := n >> 6
+	if x := p[j] >> (n & 63); x != 0 {
+		return n + uint(bits64TrailingZeros(x)), true
 	}
-	size := uint(len(data))
-	bits := maxbits
-	n := uint(0)
-	var all U
-	for _, v := range data {
-		all |= v
-	}
-	top := uint(bits64Len(uint64(all))) // planes at and above top are empty
-	for k := intprec; bits > 0 && k > kmin; {
-		k--
-		var x uint64
-		if k < top {
-			for i, v := range data {
-				x |= uint64((v>>k)&1) << uint(i)
-			}
-		}
-		m := min(n, bits)
-		bits -= m
-		w.bits(x, m)
-		x >>= m & 63
-		if m == 64 {
-			x = 0
-		}
-		for ; bits > 0 && n < size; x, n = x>>1, n+1 {
-			bits--
-			if x == 0 {
-				w.bit(0)
-				break
-			}
-			w.bit(1)
-			for ; bits > 0 && n < size-1; x, n = x>>1, n+1 {
-				bits--
-				w.bit(x & 1)
-				if x&1 != 0 {
-					break
-				}
-			}
+	for j++; j < nw; j++ {
+		if p[j] != 0 {
+			return j<<6 + uint(bits64TrailingZeros(p[j])), true
 		}
 	}
-	return maxbits - bits
+	return 0, false
 }
 
 // decodeIntBlock decodes one block of integers into iblock (4^nd values),
@@ -254,13 +230,13 @@ func decodeIntBlock[I signed, U unsigned](r *bitReader, nd int, minbits, maxbits
 
 // encodeIntBlock transforms iblock in place and writes it, at least minbits
 // and at most maxbits bits, returning the number written.
-func encodeIntBlock[I signed, U unsigned](w *bitWriter, nd int, minbits, maxbits, maxprec uint, iblock []I, ublock []U, intprec uint) uint {
+func encodeIntBlock[I signed, U unsigned](w *bitWriter, nd int, minbits, maxbits, maxprec uint, iblock []I, ublock []U, intprec uint, pl *planes) uint {
 	fwdXform(iblock, nd)
 	nb := nbmask[U]()
 	for i := range ublock {
 		ublock[i] = (U(iblock[perm[nd][i]]) + nb) ^ nb
 	}
-	bits := encodeInts(w, maxbits, maxprec, ublock, intprec)
+	bits := encodeInts(w, maxbits, maxprec, ublock, intprec, pl)
 	if bits < minbits {
 		w.pad(minbits - bits)
 		bits = minbits

@@ -19,6 +19,7 @@ func Encode(dst, src []byte, t Type, shape []int, p Params) ([]byte, error) {
 	}
 	w := bitWriter{dst: dst}
 	size := 1 << (2 * f.nd)
+	pl := new(planes)
 	if t == Float32 {
 		var iblock [256]int32
 		var ublock [256]uint32
@@ -27,7 +28,7 @@ func Encode(dst, src []byte, t Type, shape []int, p Params) ([]byte, error) {
 			gather(in[:size], f.nd, ext, func(j int) float32 {
 				return math.Float32frombits(binary.LittleEndian.Uint32(src[4*(base+offset(stride, j)):]))
 			})
-			encodeBlock32(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size])
+			encodeBlock32(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size], pl)
 			return nil
 		})
 	} else {
@@ -38,7 +39,7 @@ func Encode(dst, src []byte, t Type, shape []int, p Params) ([]byte, error) {
 			gather(in[:size], f.nd, ext, func(j int) float64 {
 				return math.Float64frombits(binary.LittleEndian.Uint64(src[8*(base+offset(stride, j)):]))
 			})
-			encodeBlock64(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size])
+			encodeBlock64(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size], pl)
 			return nil
 		})
 	}
@@ -153,7 +154,7 @@ func toInt64(x float64) int64 {
 	return int64(x)
 }
 
-func encodeBlock32(w *bitWriter, nd int, p *Params, in []float32, iblock []int32, ublock []uint32) {
+func encodeBlock32(w *bitWriter, nd int, p *Params, in []float32, iblock []int32, ublock []uint32, pl *planes) {
 	var m float32
 	for _, v := range in {
 		if a := float32(math.Abs(float64(v))); m < a {
@@ -179,10 +180,10 @@ func encodeBlock32(w *bitWriter, nd int, p *Params, in []float32, iblock []int32
 	for i, v := range in {
 		iblock[i] = toInt32(s * v)
 	}
-	encodeIntBlock(w, nd, p.MinBits-min(bits, p.MinBits), p.MaxBits-bits, maxprec, iblock, ublock, 32)
+	encodeIntBlock(w, nd, p.MinBits-min(bits, p.MinBits), p.MaxBits-bits, maxprec, iblock, ublock, 32, pl)
 }
 
-func encodeBlock64(w *bitWriter, nd int, p *Params, in []float64, iblock []int64, ublock []uint64) {
+func encodeBlock64(w *bitWriter, nd int, p *Params, in []float64, iblock []int64, ublock []uint64, pl *planes) {
 	var m float64
 	for _, v := range in {
 		if a := math.Abs(v); m < a {
@@ -208,5 +209,5 @@ func encodeBlock64(w *bitWriter, nd int, p *Params, in []float64, iblock []int64
 	for i, v := range in {
 		iblock[i] = toInt64(s * v)
 	}
-	encodeIntBlock(w, nd, p.MinBits-min(bits, p.MinBits), p.MaxBits-bits, maxprec, iblock, ublock, 64)
+	encodeIntBlock(w, nd, p.MinBits-min(bits, p.MinBits), p.MaxBits-bits, maxprec, iblock, ublock, 64, pl)
 }

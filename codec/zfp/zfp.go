@@ -20,7 +20,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/blosc2go/blosc2/internal/errs"
 )
@@ -281,5 +280,3 @@ func decodeBlock64(r *bitReader, nd int, p *Params, iblock []int64, ublock []uin
 		out[i] = s * float64(v)
 	}
 }
-
-func trailingZeros64(x uint64) int { return bits.TrailingZeros64(x) }
