@@ -20,14 +20,21 @@ func Encode(dst, src []byte, t Type, shape []int, p Params) ([]byte, error) {
 	w := bitWriter{dst: dst}
 	size := 1 << (2 * f.nd)
 	pl := new(planes)
+	offs := f.blockOffsets()
 	if t == Float32 {
 		var iblock [256]int32
 		var ublock [256]uint32
 		var in [256]float32
 		_ = f.blocks(func(base int, stride, ext [MaxDims]int) error {
-			gather(in[:size], f.nd, ext, func(j int) float32 {
-				return math.Float32frombits(binary.LittleEndian.Uint32(src[4*(base+offset(stride, j)):]))
-			})
+			full := isFull(ext, f.nd)
+			for i := range in[:size] {
+				if full || inside(i, ext) {
+					in[i] = math.Float32frombits(binary.LittleEndian.Uint32(src[4*(base+offs[i]):]))
+				}
+			}
+			if !full {
+				padBlock(in[:size], f.nd, ext)
+			}
 			encodeBlock32(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size], pl)
 			return nil
 		})
@@ -36,9 +43,15 @@ func Encode(dst, src []byte, t Type, shape []int, p Params) ([]byte, error) {
 		var ublock [256]uint64
 		var in [256]float64
 		_ = f.blocks(func(base int, stride, ext [MaxDims]int) error {
-			gather(in[:size], f.nd, ext, func(j int) float64 {
-				return math.Float64frombits(binary.LittleEndian.Uint64(src[8*(base+offset(stride, j)):]))
-			})
+			full := isFull(ext, f.nd)
+			for i := range in[:size] {
+				if full || inside(i, ext) {
+					in[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*(base+offs[i]):]))
+				}
+			}
+			if !full {
+				padBlock(in[:size], f.nd, ext)
+			}
 			encodeBlock64(&w, f.nd, &p, in[:size], iblock[:size], ublock[:size], pl)
 			return nil
 		})
@@ -71,24 +84,10 @@ func MaxEncodedLen(t Type, shape []int, p Params) int {
 	return (nblocks*perBlock + 63) / 64 * 8
 }
 
-// gather fills a block with the values at(j) inside the array (extent ext)
-// and pads the rest as ZFP does: a partial row a b c becomes a b c a, a b
+// padBlock pads the values of a partial block (extent ext) that lie
+// outside the array as ZFP does: a partial row a b c becomes a b c a, a b
 // becomes a b b a, a becomes a a a a, along x, then y, z and w.
-func gather[T float32 | float64](block []T, nd int, ext [MaxDims]int, at func(j int) T) {
-	for i := range block {
-		if i&3 < ext[0] && i>>2&3 < ext[1] && i>>4&3 < ext[2] && i>>6&3 < ext[3] {
-			block[i] = at(i)
-		}
-	}
-	full := true
-	for d := range nd {
-		full = full && ext[d] == 4
-	}
-	if full {
-		return
-	}
-	// Pad along each dimension d, over the rows the earlier dimensions
-	// completed and the later ones' extent.
+func padBlock[T float32 | float64](block []T, nd int, ext [MaxDims]int) {
 	size := len(block)
 	for d := range nd {
 		s := 1 << (2 * d)
@@ -96,13 +95,13 @@ func gather[T float32 | float64](block []T, nd int, ext [MaxDims]int, at func(j 
 			if (i/s)%4 != 0 {
 				continue
 			}
-			inside := true
+			in := true
 			for e := d + 1; e < nd; e++ {
 				if (i>>(2*e))&3 >= ext[e] {
-					inside = false
+					in = false
 				}
 			}
-			if inside {
+			if in {
 				pad(block, i, s, ext[d])
 			}
 		}

@@ -191,6 +191,7 @@ func Decode(dst []byte, t Type, shape []int, p Params, src []byte) (int, error) 
 	}
 	r := newBitReader(src)
 	size := 1 << (2 * f.nd)
+	offs := f.blockOffsets()
 	if t == Float32 {
 		var iblock [256]int32
 		var ublock [256]uint32
@@ -200,9 +201,12 @@ func Decode(dst []byte, t Type, shape []int, p Params, src []byte) (int, error) 
 			if r.overrun > 0 {
 				return fmt.Errorf("%w: zfp: stream of %d bytes ends inside block at element %d", errs.ErrCorrupt, len(src), base)
 			}
-			scatter(out[:size], ext, func(i, j int) {
-				binary.LittleEndian.PutUint32(dst[4*(base+offset(stride, j)):], math.Float32bits(out[i]))
-			})
+			full := isFull(ext, f.nd)
+			for i, v := range out[:size] {
+				if full || inside(i, ext) {
+					binary.LittleEndian.PutUint32(dst[4*(base+offs[i]):], math.Float32bits(v))
+				}
+			}
 			return nil
 		})
 	} else {
@@ -214,9 +218,12 @@ func Decode(dst []byte, t Type, shape []int, p Params, src []byte) (int, error) 
 			if r.overrun > 0 {
 				return fmt.Errorf("%w: zfp: stream of %d bytes ends inside block at element %d", errs.ErrCorrupt, len(src), base)
 			}
-			scatter(out[:size], ext, func(i, j int) {
-				binary.LittleEndian.PutUint64(dst[8*(base+offset(stride, j)):], math.Float64bits(out[i]))
-			})
+			full := isFull(ext, f.nd)
+			for i, v := range out[:size] {
+				if full || inside(i, ext) {
+					binary.LittleEndian.PutUint64(dst[8*(base+offs[i]):], math.Float64bits(v))
+				}
+			}
 			return nil
 		})
 	}
@@ -227,20 +234,34 @@ func Decode(dst []byte, t Type, shape []int, p Params, src []byte) (int, error) 
 	return min(n, len(src)), nil
 }
 
-// offset turns the in-block coordinates packed in j (2 bits each, x
-// lowest) into an element offset.
-func offset(stride [MaxDims]int, j int) int {
-	return (j&3)*stride[0] + (j>>2&3)*stride[1] + (j>>4&3)*stride[2] + (j>>6&3)*stride[3]
+// blockOffsets returns the element offset of each value of a block from
+// the block's first element, for the array's strides.
+func (f *field) blockOffsets() *[256]int {
+	var offs [256]int
+	s := [MaxDims]int{1}
+	for d := 1; d < MaxDims; d++ {
+		s[d] = s[d-1] * f.n[d-1]
+	}
+	for j := range 1 << (2 * f.nd) {
+		offs[j] = (j&3)*s[0] + (j>>2&3)*s[1] + (j>>4&3)*s[2] + (j>>6&3)*s[3]
+	}
+	return &offs
 }
 
-// scatter calls put(i, j) for every value i of a decoded block that lies in
-// the array (extent ext), j packing its coordinates for offset.
-func scatter[T any](block []T, ext [MaxDims]int, put func(i, j int)) {
-	for i := range block {
-		if i&3 < ext[0] && i>>2&3 < ext[1] && i>>4&3 < ext[2] && i>>6&3 < ext[3] {
-			put(i, i)
+// isFull reports whether a block of extent ext lies wholly in the array.
+func isFull(ext [MaxDims]int, nd int) bool {
+	for d := range nd {
+		if ext[d] != 4 {
+			return false
 		}
 	}
+	return true
+}
+
+// inside reports whether value i of a block of extent ext lies in the
+// array.
+func inside(i int, ext [MaxDims]int) bool {
+	return i&3 < ext[0] && i>>2&3 < ext[1] && i>>4&3 < ext[2] && i>>6&3 < ext[3]
 }
 
 func decodeBlock32(r *bitReader, nd int, p *Params, iblock []int32, ublock []uint32, out []float32) {
