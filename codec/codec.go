@@ -1,8 +1,10 @@
 // Package codec is the registry of the compressors that Blosc2 chunks name by
 // id: BloscLZ (implemented here), LZ4 and LZ4HC (pierrec/lz4/v4), zlib and
 // Zstandard (klauspost/compress), Snappy (klauspost/compress/snappy; C-Blosc
-// 1.x chunks only), and any codec an application registers with an id from
-// 160 to 255.
+// 1.x chunks only), the plugin codecs C-Blosc2 registers at start-up (NDLZ
+// and ZFP in three modes, implemented here and in [github.com/blosc2go/blosc2/codec/zfp],
+// which need the block shape of a b2nd array: see [ShapedCodec]), and any
+// codec an application registers with an id from 160 to 255.
 //
 // A codec works on one stream at a time: it is handed exactly one (filtered)
 // block, or one typesize-th of a block when the block is split, and it never
