@@ -46,6 +46,9 @@ func TestPluginNames(t *testing.T) {
 		if err != nil || !strings.Contains(info, c.name) {
 			t.Fatalf("%s: info does not name it (%v):\n%s", c.name, err, info)
 		}
+		if c.name == "zfp_acc" && !strings.Contains(info, "zfp_acc (meta -3)") {
+			t.Fatalf("info does not give zfp_acc's signed meta:\n%s", info)
+		}
 		back := filepath.Join(dir, c.name+".raw")
 		if _, stderr, err := runCmd(t, nil, "decompress", "-f", "-o", back, out); err != nil {
 			t.Fatalf("%s: %v %s", c.name, err, stderr)
