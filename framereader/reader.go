@@ -147,21 +147,11 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 // else nil.
 func (r *Reader) Geometry() *blosc2.Geometry { return r.dp.Geometry }
 
-// withGeometry returns dp with the block shape of the frame's "b2nd" (or
-// "caterva") metalayer, unless dp has one: chunks compressed with ZFP or
-// NDLZ, or filtered with NDCELL or NDMEAN, need it, and C-Blosc2's plugins
-// read it from the frame the same way.
+// withGeometry returns dp with the block shape of the frame's b2nd
+// metalayer (ndmeta.FrameGeometry), unless dp has one.
 func withGeometry(dp blosc2.DParams, h *frame.Header) blosc2.DParams {
-	if dp.Geometry != nil {
-		return dp
-	}
-	for _, name := range []string{"b2nd", "caterva"} {
-		for _, m := range h.Metalayers {
-			if m.Name == name {
-				dp.Geometry = ndmeta.Geometry(m.Content)
-				return dp
-			}
-		}
+	if dp.Geometry == nil {
+		dp.Geometry = ndmeta.FrameGeometry(h.Metalayers)
 	}
 	return dp
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/errs"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // MaxDim is the largest number of dimensions (C-Blosc2's B2ND_MAX_DIM).
@@ -96,4 +97,19 @@ func Geometry(b []byte) *blosc2.Geometry {
 		bs[i] = int(x)
 	}
 	return &blosc2.Geometry{BlockShape: bs}
+}
+
+// FrameGeometry returns the block shape of a frame's "b2nd" (or
+// "caterva") metalayer, or nil: what chunks compressed with ZFP or NDLZ,
+// or filtered with NDCELL or NDMEAN, need, read from the frame as
+// C-Blosc2's plugins read it from the super-chunk.
+func FrameGeometry(ms []frame.Metalayer) *blosc2.Geometry {
+	for _, name := range []string{"b2nd", "caterva"} {
+		for _, m := range ms {
+			if m.Name == name {
+				return Geometry(m.Content)
+			}
+		}
+	}
+	return nil
 }
