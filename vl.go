@@ -159,5 +159,5 @@ func DecompressVLBlock(dst, chunk []byte, i int) ([]byte, error) {
 		return dst, err
 	}
 	off, n := d.blockRange(i)
-	return getRange(dst, chunk[:h.Cbytes], &h, off, n)
+	return getRange(dst, chunk[:h.Cbytes], &h, off, n, nil)
 }

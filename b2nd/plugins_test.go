@@ -1,9 +1,11 @@
 package b2nd
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -26,13 +28,25 @@ func TestPluginVectors(t *testing.T) {
 					t.Fatal(err)
 				}
 				all, err := a.ReadAll(nil)
-				a.Close()
 				if err != nil {
 					t.Fatalf("threads %d: %v", threads, err)
 				}
 				if len(all) != v.RawLen || testvec.SHA256(all) != v.RawSHA256 {
 					t.Fatalf("threads %d: %d bytes, digest %s, want %d bytes, C's %s", threads, len(all), testvec.SHA256(all), v.RawLen, v.RawSHA256)
 				}
+				// Slices decode only the blocks they touch (GetItemsWith).
+				rng := rand.New(rand.NewPCG(uint64(len(v.File)), uint64(threads)))
+				for range 10 {
+					start, stop := randomSlice(rng, a.Shape())
+					got, err := a.ReadSlice(nil, start, stop)
+					if err != nil {
+						t.Fatalf("slice %v-%v: %v", start, stop, err)
+					}
+					if !bytes.Equal(got, refSlice(all, a.Shape(), start, stop, a.ItemSize())) {
+						t.Fatalf("slice %v-%v differs from the whole array", start, stop)
+					}
+				}
+				a.Close()
 			}
 		})
 	}

@@ -734,19 +734,7 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decodeRange decodes bytes [off, off+len(out)) of chunk into out,
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
-	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out))
-	if err != nil && dp.Geometry != nil && errors.Is(err, blosc2.ErrUnsupported) {
-		// A chunk whose codec or filters need the block shape, which
-		// DecompressRange has not: decode it whole.
-		var all []byte
-		if all, err = blosc2.DecompressWith(nil, chunk, dp); err == nil {
-			if off+len(out) > len(all) {
-				return fmt.Errorf("%w: bytes %d-%d of a %d-byte chunk", blosc2.ErrCorrupt, off, off+len(out), len(all))
-			}
-			copy(out, all[off:])
-			return nil
-		}
-	}
+	buf, err := blosc2.DecompressRangeWith(out[:0], chunk, off, len(out), dp)
 	if err != nil {
 		return err
 	}
