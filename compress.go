@@ -447,7 +447,7 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, e
 	if j > 0 {
 		raw0 = e.src[:min(bs, len(e.src))]
 	}
-	data, err := pipelineForward(&e.h, blk, raw0, s.a, s.b)
+	data, err := pipelineForward(&e.h, e.p.Geometry, blk, raw0, s.a, s.b)
 	if err != nil {
 		return 0, err
 	}
@@ -482,7 +482,12 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, e
 		if maxout <= 0 {
 			return 0, nil
 		}
-		r, err := e.codec.Compress(out[pos+4:pos+4+maxout:pos+4+maxout], st, e.p.Level, e.p.CodecMeta, e.dict)
+		var r int
+		if sc, ok := e.codec.(codec.ShapedCodec); ok {
+			r, err = sc.CompressShaped(out[pos+4:pos+4+maxout:pos+4+maxout], st, e.p.Level, e.p.CodecMeta, e.typesize, e.p.Geometry)
+		} else {
+			r, err = e.codec.Compress(out[pos+4:pos+4+maxout:pos+4+maxout], st, e.p.Level, e.p.CodecMeta, e.dict)
+		}
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", codec.Name(e.p.Codec), err)
 		}
@@ -553,7 +558,7 @@ func (e *encoder) buildDict() error {
 		if j > 0 {
 			raw0 = e.src[:bs]
 		}
-		data, err := pipelineForward(&e.h, e.src[j*bs:j*bs+e.blockLen(j)], raw0, s.a, s.b)
+		data, err := pipelineForward(&e.h, e.p.Geometry, e.src[j*bs:j*bs+e.blockLen(j)], raw0, s.a, s.b)
 		if err != nil {
 			return err
 		}

@@ -58,6 +58,7 @@ func prepare(chunk []byte, p *DParams) (Header, *decoder, error) {
 	if err != nil {
 		return h, nil, err
 	}
+	d.geom = p.geometry()
 	return h, d, nil
 }
 
@@ -95,6 +96,9 @@ type decoder struct {
 	// vlStarts/vlOffsets: for VL-block chunks, where each block's data
 	// starts in the chunk and where it goes in the output.
 	vlStarts, vlEnds, vlOffsets []int
+	// geom is the block shape of the b2nd array (DParams.Geometry), for
+	// shaped codecs and filters; nil outside arrays.
+	geom *Geometry
 }
 
 // decompressChunk decodes into out; d is nil for chunks without blocks
@@ -426,7 +430,7 @@ func firstBlock(err error) int {
 
 // decodeBlock decodes block j into out (exactly the block's length).
 func (d *decoder) decodeBlock(out []byte, j int, ref []byte, s *scratch) error {
-	return pipelineBackward(d.h, out, ref, s.a, s.b, func(buf []byte) error {
+	return pipelineBackward(d.h, d.geom, out, ref, s.a, s.b, func(buf []byte) error {
 		if d.vlOffsets != nil {
 			return d.decodeVLStream(buf, j)
 		}
@@ -485,7 +489,13 @@ func (d *decoder) decodeStream(dst, src []byte) error {
 	if d.codecErr != nil {
 		return d.codecErr
 	}
-	n, err := d.codec.Decompress(dst, src, d.h.CodecMeta, d.dict)
+	var n int
+	var err error
+	if sc, ok := d.codec.(codec.ShapedCodec); ok {
+		n, err = sc.DecompressShaped(dst, src, d.h.CodecMeta, d.h.TypeSize, d.geom)
+	} else {
+		n, err = d.codec.Decompress(dst, src, d.h.CodecMeta, d.dict)
+	}
 	if err != nil {
 		if errors.Is(err, ErrCorrupt) || errors.Is(err, ErrUnsupported) {
 			return fmt.Errorf("%s: %w", codec.Name(d.h.Codec), err)

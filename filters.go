@@ -43,7 +43,7 @@ func userFilter(id FilterID) (UserFilter, bool) {
 // filterKnown reports whether id can run in a pipeline.
 func filterKnown(id FilterID) bool {
 	switch id {
-	case NoFilter, Shuffle, BitShuffle, Delta, TruncPrec, ByteDelta, ByteDeltaBuggy:
+	case NoFilter, Shuffle, BitShuffle, Delta, TruncPrec, ByteDelta, ByteDeltaBuggy, NDCell, NDMean, IntTrunc:
 		return true
 	}
 	_, ok := userFilter(id)
@@ -70,8 +70,9 @@ func byteDeltaStreams(f Filter, typesize int) int {
 // block. src is the raw block, raw0 the chunk's raw first block (the DELTA
 // reference; nil when src is itself a reference block). The result is src
 // itself (no filter changed anything) or one of the two scratch buffers a
-// and b, each at least len(src) long.
-func pipelineForward(h *Header, src, raw0, a, b []byte) ([]byte, error) {
+// and b, each at least len(src) long. g is the block geometry, nil when
+// the chunk is not part of a b2nd array.
+func pipelineForward(h *Header, g *Geometry, src, raw0, a, b []byte) ([]byte, error) {
 	filters, typesize := &h.Filters, h.TypeSize
 	n := len(src)
 	cur := src
@@ -105,6 +106,18 @@ func pipelineForward(h *Header, src, raw0, a, b []byte) ([]byte, error) {
 			bytedeltaEncode(bufs[k], cur, byteDeltaStreams(f, typesize))
 		case ByteDeltaBuggy:
 			bytedelta34Encode(bufs[k], cur, byteDeltaStreams(f, typesize))
+		case NDCell:
+			if err := ndcellForward(bufs[k], cur, f, typesize, g); err != nil {
+				return nil, err
+			}
+		case NDMean:
+			if err := ndmeanForward(bufs[k], cur, f, typesize, g); err != nil {
+				return nil, err
+			}
+		case IntTrunc:
+			if err := intTrunc(bufs[k], cur, f.Meta, typesize); err != nil {
+				return nil, err
+			}
 		default:
 			uf, ok := userFilter(f.ID)
 			if !ok {
@@ -125,7 +138,7 @@ func pipelineForward(h *Header, src, raw0, a, b []byte) ([]byte, error) {
 // another.
 func inverseOp(f Filter) (undo, inPlace bool) {
 	switch f.ID {
-	case NoFilter, TruncPrec:
+	case NoFilter, TruncPrec, IntTrunc:
 		return false, false
 	case Delta:
 		return true, true
@@ -138,7 +151,8 @@ func inverseOp(f Filter) (undo, inPlace bool) {
 // reassembled streams into the buffer it is handed. The result lands in dst
 // (len n); a and b are scratch buffers of at least n bytes. ref is the fully
 // decoded block 0 for DELTA, or nil when this block is its own reference.
-func pipelineBackward(h *Header, dst, ref, a, b []byte, decode func(buf []byte) error) error {
+// g is the block geometry, nil when the chunk is not part of a b2nd array.
+func pipelineBackward(h *Header, g *Geometry, dst, ref, a, b []byte, decode func(buf []byte) error) error {
 	n := len(dst)
 	// Count the out-of-place steps so the buffers can be chosen for the last
 	// one to write into dst: no final copy.
@@ -190,6 +204,10 @@ func pipelineBackward(h *Header, dst, ref, a, b []byte, decode func(buf []byte) 
 			bytedeltaDecode(next, cur, byteDeltaStreams(f, typesize))
 		case ByteDeltaBuggy:
 			bytedelta34Decode(next, cur, byteDeltaStreams(f, typesize))
+		case NDCell, NDMean:
+			if err := ndcellBackward(next, cur, f, typesize, g, f.ID == NDMean); err != nil {
+				return fmt.Errorf("slot %d: %w", i, err)
+			}
 		default:
 			uf, ok := userFilter(f.ID)
 			if !ok {

@@ -57,7 +57,18 @@ const (
 	TruncPrec      FilterID = 4  // float mantissa truncation (lossy); Meta = int8 precision
 	ByteDeltaBuggy FilterID = 34 // the original bytedelta, read for old data
 	ByteDelta      FilterID = 35 // byte-wise delta after shuffle; Meta = number of streams (0: typesize)
+
+	// The filters C-Blosc2 registers as plugins. NDCell and NDMean work on
+	// the cells of N-dimensional blocks and need a [Geometry] (a b2nd
+	// array), as in C-Blosc2, where they read the b2nd metalayer.
+	NDCell   FilterID = 32 // reorder a block cell by cell; Meta = cell side
+	NDMean   FilterID = 33 // replace each cell by its mean (lossy; float32/float64); Meta = cell side (1-127)
+	IntTrunc FilterID = 36 // zero low bits of integers (lossy); Meta = int8: bits kept (≥ 0) or zeroed (< 0)
 )
+
+// Geometry is the block shape of a b2nd array, which the ZFP and NDLZ
+// codecs and the NDCell and NDMean filters need: see [codec.Geometry].
+type Geometry = codec.Geometry
 
 // Filter is one slot of the filter pipeline: an id and its meta byte.
 type Filter struct {
@@ -124,6 +135,11 @@ type CParams struct {
 	// chunk; ≤ 1 compresses in the calling goroutine. The output does not
 	// depend on it.
 	Threads int
+	// Geometry is the block shape of the b2nd array the chunk belongs to,
+	// needed by the codecs and filters that work on N-dimensional cells
+	// (ZFP, NDLZ, NDCell, NDMean); the b2nd package sets it. Without it
+	// those refuse, with an error wrapping [ErrInvalidOption].
+	Geometry *Geometry
 	// Format is the chunk layout: [ChunkBlosc2] (the zero value) or
 	// [ChunkBlosc1] for C-Blosc 1.x, Zarr v2 and numcodecs. A Blosc1 chunk
 	// holds at most one filter, Shuffle or BitShuffle (in any slot), a
@@ -161,6 +177,19 @@ type DParams struct {
 	// declare more fail with ErrTooLarge before anything is allocated.
 	// 0 means DefaultMaxNbytes.
 	MaxNbytes int
+	// Geometry is the block shape of the b2nd array the chunk belongs to,
+	// which chunks compressed with ZFP or NDLZ or filtered with NDCell or
+	// NDMean need (the b2nd package and framereader set it from the b2nd
+	// metalayer). Without it such chunks fail with an error wrapping
+	// [ErrUnsupported].
+	Geometry *Geometry
+}
+
+func (p *DParams) geometry() *Geometry {
+	if p == nil {
+		return nil
+	}
+	return p.Geometry
 }
 
 func (p *DParams) threads() int {
@@ -205,6 +234,12 @@ func (p *CParams) validate() (CParams, error) {
 		if !filterKnown(f.ID) {
 			return q, fmt.Errorf("%w: filter id %d in slot %d is not registered", ErrInvalidOption, f.ID, i)
 		}
+		if filterNeedsGeometry(f.ID) && q.Geometry == nil {
+			return q, fmt.Errorf("%w: filter %d in slot %d: %v", ErrInvalidOption, f.ID, i, codec.ErrNoGeometry)
+		}
+	}
+	if codec.NeedsGeometry(q.Codec) && q.Geometry == nil {
+		return q, fmt.Errorf("%w: codec %s: %v", ErrInvalidOption, codec.Name(q.Codec), codec.ErrNoGeometry)
 	}
 	switch q.Format {
 	case ChunkBlosc1:

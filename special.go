@@ -70,6 +70,13 @@ func AppendSpecial(dst []byte, kind Special, nbytes, typesize, blocksize int, va
 // header-typesize bytes wide, and appends them to dst. It decodes only the
 // blocks that hold them (and block 0 when DELTA needs it as reference).
 func GetItems(dst, chunk []byte, start, n int) ([]byte, error) {
+	return GetItemsWith(dst, chunk, start, n, nil)
+}
+
+// GetItemsWith is [GetItems] with decompression parameters: of p, only
+// Geometry is used (the block shape ZFP, NDLZ, NDCELL and NDMEAN chunks
+// need). p may be nil.
+func GetItemsWith(dst, chunk []byte, start, n int, p *DParams) ([]byte, error) {
 	h, err := ParseHeader(chunk)
 	if err != nil {
 		return dst, err
@@ -78,7 +85,7 @@ func GetItems(dst, chunk []byte, start, n int) ([]byte, error) {
 	if start < 0 || n < 0 || start > h.Nbytes/ts || n > h.Nbytes/ts-start {
 		return dst, fmt.Errorf("%w: items [%d, %d+%d) outside the chunk's %d items", ErrInvalidOption, start, start, n, h.Nbytes/ts)
 	}
-	return getRange(dst, chunk[:h.Cbytes], &h, start*ts, n*ts)
+	return getRange(dst, chunk[:h.Cbytes], &h, start*ts, n*ts, p.geometry())
 }
 
 // DecompressRange decodes bytes [off, off+n) of chunk's data and appends
@@ -86,6 +93,12 @@ func GetItems(dst, chunk []byte, start, n int) ([]byte, error) {
 // DELTA needs it as reference). Unlike GetItems, the range need not be
 // whole items.
 func DecompressRange(dst, chunk []byte, off, n int) ([]byte, error) {
+	return DecompressRangeWith(dst, chunk, off, n, nil)
+}
+
+// DecompressRangeWith is [DecompressRange] with decompression parameters:
+// of p, only Geometry is used. p may be nil.
+func DecompressRangeWith(dst, chunk []byte, off, n int, p *DParams) ([]byte, error) {
 	h, err := ParseHeader(chunk)
 	if err != nil {
 		return dst, err
@@ -93,11 +106,12 @@ func DecompressRange(dst, chunk []byte, off, n int) ([]byte, error) {
 	if off < 0 || n < 0 || off > h.Nbytes || n > h.Nbytes-off {
 		return dst, fmt.Errorf("%w: bytes [%d, %d+%d) outside the chunk's %d", ErrInvalidOption, off, off, n, h.Nbytes)
 	}
-	return getRange(dst, chunk[:h.Cbytes], &h, off, n)
+	return getRange(dst, chunk[:h.Cbytes], &h, off, n, p.geometry())
 }
 
-// getRange appends bytes [off, off+n) of the chunk's data to dst.
-func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
+// getRange appends bytes [off, off+n) of the chunk's data to dst; g is
+// the block shape, nil outside b2nd arrays.
+func getRange(dst, chunk []byte, h *Header, off, n int, g *Geometry) ([]byte, error) {
 	start := len(dst)
 	dst = append(dst, make([]byte, n)...)
 	out := dst[start:]
@@ -127,6 +141,7 @@ func getRange(dst, chunk []byte, h *Header, off, n int) ([]byte, error) {
 	if err != nil {
 		return dst[:start], err
 	}
+	d.geom = g
 	if err := checkFilters(h); err != nil {
 		return dst[:start], err
 	}

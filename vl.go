@@ -83,7 +83,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[ExtendedHeaderLen+4*j:], uint32(pos))
 		binary.LittleEndian.PutUint32(out[pos:], uint32(len(b)))
 		pos += 4
-		data, err := pipelineForward(&h, b, nil, s.a, s.b)
+		data, err := pipelineForward(&h, nil, b, nil, s.a, s.b)
 		if err != nil {
 			return dst[:start], err
 		}
@@ -114,7 +114,7 @@ func vlDict(q *CParams, h *Header, blocks [][]byte, c codec.Codec, s *scratch) (
 	}
 	samples := make([][]byte, n)
 	for j, b := range blocks {
-		data, err := pipelineForward(h, b, nil, s.a, s.b)
+		data, err := pipelineForward(h, nil, b, nil, s.a, s.b)
 		if err != nil {
 			return nil, err
 		}
@@ -159,5 +159,5 @@ func DecompressVLBlock(dst, chunk []byte, i int) ([]byte, error) {
 		return dst, err
 	}
 	off, n := d.blockRange(i)
-	return getRange(dst, chunk[:h.Cbytes], &h, off, n)
+	return getRange(dst, chunk[:h.Cbytes], &h, off, n, nil)
 }

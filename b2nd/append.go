@@ -70,6 +70,7 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	}
 	cp.TypeSize = dt.Size
 	cp.BlockSize = int(int64(dt.Size) * prod32(meta.BlockShape))
+	cp.Geometry = meta.Geometry()
 	fw, err := framewriter.Append(path, framewriter.WithCParams(cp))
 	if err != nil {
 		return nil, err

@@ -67,6 +67,9 @@ func newArray(metaBytes []byte, typesize int, src chunkSource, close func() erro
 			blosc2.ErrCorrupt, n, m.Shape, m.ChunkShape, g.nchunks)
 	}
 	a := &Array{meta: m, g: g, src: src, dp: o.dp, close: close}
+	if a.dp.Geometry == nil {
+		a.dp.Geometry = m.Geometry()
+	}
 	if !m.NoDType && m.DTypeFormat == DTypeNumPy {
 		if dt, err := ParseDType(m.DType); err == nil {
 			a.dtype = dt

@@ -83,6 +83,7 @@ func canSeek(w io.Writer) bool {
 func (s *arraySpec) frameOptions() ([]framewriter.Option, error) {
 	cp := s.cp
 	cp.BlockSize = int(int64(s.dtype.Size) * int64(prod32(s.meta.BlockShape)))
+	cp.Geometry = s.meta.Geometry()
 	meta, err := s.meta.MarshalBinary()
 	if err != nil {
 		return nil, err

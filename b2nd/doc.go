@@ -26,4 +26,11 @@
 // python-blosc2 (blosc2.open): the same metalayer bytes, chunk layout,
 // padding (zeros) and frame header values (typesize, blocksize = one
 // block's bytes, chunksize = one padded chunk's bytes).
+//
+// Arrays may use C-Blosc2's plugin codecs and filters, which work on the
+// blocks as N-dimensional arrays: ZFP and NDLZ (see
+// [github.com/blosc2go/blosc2/codec.ShapedCodec]), and the filters [blosc2.NDCell], [blosc2.NDMean] and [blosc2.IntTrunc]. Name them
+// in WithCParams; the block shape they need travels in
+// [blosc2.CParams.Geometry] and [blosc2.DParams.Geometry], which this
+// package sets from the array's metalayer, as C-Blosc2's plugins read it.
 package b2nd

@@ -19,6 +19,13 @@ type chunkEncoder struct {
 func newChunkEncoder(g *geom, cp blosc2.CParams) *chunkEncoder {
 	cp.TypeSize = int(g.T)
 	cp.BlockSize = int(g.blockBytes())
+	if cp.Geometry == nil {
+		bs := make([]int, len(g.bs))
+		for i, b := range g.bs {
+			bs[i] = int(b)
+		}
+		cp.Geometry = &blosc2.Geometry{BlockShape: bs}
+	}
 	return &chunkEncoder{g: g, cp: cp}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
 // Metalayer names and limits (b2nd.md §1, §2).
@@ -15,7 +16,7 @@ const (
 	// standalone Caterva library; readers fall back to it.
 	CatervaMetaName = "caterva"
 	// MaxDim is the largest number of dimensions (C-Blosc2's B2ND_MAX_DIM).
-	MaxDim = 16
+	MaxDim = ndmeta.MaxDim
 	// MetaVersion is the metalayer format version this package writes.
 	MetaVersion = 0
 	// DTypeNumPy is the dtype_format of NumPy dtype strings, the only one
@@ -47,6 +48,17 @@ type Meta struct {
 
 // NDim is the number of dimensions.
 func (m *Meta) NDim() int { return len(m.Shape) }
+
+// Geometry returns the block shape in the form the chunk pipeline hands to
+// the codecs and filters that need it (ZFP, NDLZ, NDCELL, NDMEAN): what
+// C-Blosc2's plugins read from the b2nd metalayer.
+func (m *Meta) Geometry() *blosc2.Geometry {
+	bs := make([]int, len(m.BlockShape))
+	for i, b := range m.BlockShape {
+		bs[i] = int(b)
+	}
+	return &blosc2.Geometry{BlockShape: bs}
+}
 
 // EncodedLen is the length of the encoded metalayer: 12 + 19·ndim +
 // len(DType), or 6 + 19·ndim without a dtype.
@@ -114,55 +126,8 @@ func (m *Meta) AppendBinary(b []byte) ([]byte, error) {
 // It does not check the values (see Meta.Validate). Errors wrap
 // blosc2.ErrHeader.
 func ParseMeta(b []byte) (Meta, error) {
-	var m Meta
-	if len(b) < 3 {
-		return m, fmt.Errorf("%w: b2nd metalayer of %d bytes", blosc2.ErrHeader, len(b))
-	}
-	m.Version = int8(b[1])
-	n := int(int8(b[2]))
-	if n < 0 || n > MaxDim {
-		return m, fmt.Errorf("%w: b2nd metalayer has %d dimensions, at most %d", blosc2.ErrHeader, n, MaxDim)
-	}
-	need := 3 + 3 + 9*n + 10*n
-	if len(b) < need {
-		return m, fmt.Errorf("%w: b2nd metalayer of %d bytes, %d dimensions need %d", blosc2.ErrHeader, len(b), n, need)
-	}
-	m.Shape = make([]int64, n)
-	m.ChunkShape = make([]int32, n)
-	m.BlockShape = make([]int32, n)
-	p := 4
-	for i := range n {
-		m.Shape[i] = int64(binary.BigEndian.Uint64(b[p+1:]))
-		p += 9
-	}
-	p++
-	for i := range n {
-		m.ChunkShape[i] = int32(binary.BigEndian.Uint32(b[p+1:]))
-		p += 5
-	}
-	p++
-	for i := range n {
-		m.BlockShape[i] = int32(binary.BigEndian.Uint32(b[p+1:]))
-		p += 5
-	}
-	if p == len(b) {
-		m.NoDType = true
-		return m, nil
-	}
-	if len(b)-p < 6 {
-		return m, fmt.Errorf("%w: b2nd metalayer dtype truncated", blosc2.ErrHeader)
-	}
-	m.DTypeFormat = int8(b[p])
-	if b[p+1] != 0xdb {
-		return m, fmt.Errorf("%w: b2nd metalayer dtype marker %#x, want 0xdb", blosc2.ErrHeader, b[p+1])
-	}
-	d := int64(int32(binary.BigEndian.Uint32(b[p+2:])))
-	p += 6
-	if d < 0 || d > int64(len(b)-p) {
-		return m, fmt.Errorf("%w: b2nd metalayer dtype of %d bytes, %d left", blosc2.ErrHeader, d, len(b)-p)
-	}
-	m.DType = string(b[p : p+int(d)])
-	return m, nil
+	f, err := ndmeta.Decode(b)
+	return Meta(f), err
 }
 
 // Validate checks the geometry as C-Blosc2 does before it uses an array

@@ -243,7 +243,7 @@ func (r *sliceReader) readChunk(out []byte, ext, start []int64, k int64, lo, ilo
 	for {
 		first := ravel(b, g.bic)
 		var err error
-		r.blockBuf, err = blosc2.GetItems(r.blockBuf[:0], chunk, int(first*bb/hts), int(runLen*bb/hts))
+		r.blockBuf, err = blosc2.GetItemsWith(r.blockBuf[:0], chunk, int(first*bb/hts), int(runLen*bb/hts), r.dp)
 		if err != nil {
 			return fmt.Errorf("chunk %d: %w", k, err)
 		}

@@ -1,8 +1,10 @@
 // Package codec is the registry of the compressors that Blosc2 chunks name by
 // id: BloscLZ (implemented here), LZ4 and LZ4HC (pierrec/lz4/v4), zlib and
 // Zstandard (klauspost/compress), Snappy (klauspost/compress/snappy; C-Blosc
-// 1.x chunks only), and any codec an application registers with an id from
-// 160 to 255.
+// 1.x chunks only), the plugin codecs C-Blosc2 registers at start-up (NDLZ
+// and ZFP in three modes, implemented here and in [github.com/blosc2go/blosc2/codec/zfp],
+// which need the block shape of a b2nd array: see [ShapedCodec]), and any
+// codec an application registers with an id from 160 to 255.
 //
 // A codec works on one stream at a time: it is handed exactly one (filtered)
 // block, or one typesize-th of a block when the block is split, and it never
@@ -206,4 +208,42 @@ func ByName(name string) (ID, bool) {
 		}
 	}
 	return 0, false
+}
+
+// Geometry is the shape of the blocks of an N-dimensional array, as the b2nd
+// metalayer of a frame gives it. Codecs and filters that work on
+// N-dimensional cells (ZFP, NDLZ, NDCELL, NDMEAN) need it; C-Blosc2's
+// plugins read it from the super-chunk, and so must the caller here (the
+// b2nd package does).
+type Geometry struct {
+	// BlockShape is the extent of a block in each dimension, the last
+	// varying fastest (C order). Its product times the typesize is the
+	// chunk's block size.
+	BlockShape []int
+}
+
+// ShapedCodec is implemented by codecs that need the block geometry and the
+// element size. The chunk pipeline calls these methods instead of Compress
+// and Decompress when it has a Geometry; their plain methods fail with an
+// error wrapping [ErrNoGeometry].
+type ShapedCodec interface {
+	Codec
+	CompressShaped(dst, src []byte, clevel int, meta uint8, typesize int, g *Geometry) (int, error)
+	DecompressShaped(dst, src []byte, meta uint8, typesize int, g *Geometry) (int, error)
+}
+
+// ErrNoGeometry reports a codec or filter that needs a block geometry (a
+// b2nd array) used without one, as C-Blosc2 refuses a frame without the
+// b2nd metalayer. It wraps the root package's ErrUnsupported.
+var ErrNoGeometry = fmt.Errorf("%w: needs the block shape of a b2nd array (no b2nd metalayer)", errs.ErrUnsupported)
+
+// NeedsGeometry reports whether the codec registered under id is a
+// [ShapedCodec].
+func NeedsGeometry(id ID) bool {
+	c, err := Lookup(id)
+	if err != nil {
+		return false
+	}
+	_, ok := c.(ShapedCodec)
+	return ok
 }

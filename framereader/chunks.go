@@ -32,9 +32,12 @@ import (
 // chunks were inserted, updated or reordered. Read those with Reader over
 // an io.ReaderAt.
 type ChunkReader struct {
-	sc    *frame.Scanner
-	dp    blosc2.DParams
-	frame frame.Item // the header item of the current frame
+	sc *frame.Scanner
+	dp blosc2.DParams
+	// userDP is the caller's DParams; dp adds the block shape of the
+	// frame being read (withGeometry).
+	userDP blosc2.DParams
+	frame  frame.Item // the header item of the current frame
 
 	emitted []int64  // chunks-section offsets of the current frame's chunks
 	crcs    []uint32 // and their checksums
@@ -64,7 +67,7 @@ func NewChunkReader(r io.Reader, opts ...Option) (*ChunkReader, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &ChunkReader{sc: frame.NewScanner(r, frame.ScanOptions{Single: o.single}), dp: o.dp}
+	s := &ChunkReader{sc: frame.NewScanner(r, frame.ScanOptions{Single: o.single}), dp: o.dp, userDP: o.dp}
 	it, err := s.sc.Next(nil)
 	if err != nil {
 		if err == io.EOF {
@@ -88,6 +91,11 @@ func (s *ChunkReader) FrameOffset() int64 { return s.frame.FrameStart }
 func (s *ChunkReader) Info() Info {
 	return infoOf(s.frame.Header, Contiguous, s.frame.Header.Unpatched())
 }
+
+// Geometry returns the block shape the chunks of the frame being read are
+// decoded with: the caller's DParams.Geometry, else that of the frame's
+// b2nd metalayer, else nil (see [Reader.Geometry]).
+func (s *ChunkReader) Geometry() *blosc2.Geometry { return s.dp.Geometry }
 
 // Metalayers returns the fixed metalayers of the frame being read.
 func (s *ChunkReader) Metalayers() []Metalayer { return metalayersOf(s.frame.Header) }
@@ -206,6 +214,7 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 	switch it.Kind {
 	case frame.ItemHeader:
 		s.frame = it
+		s.dp = withGeometry(s.userDP, it.Header)
 		s.emitted, s.crcs, s.fNbytes, s.idx = s.emitted[:0], s.crcs[:0], 0, nil
 		s.sumCRCs = it.Header.HasVLMeta
 		s.sc.SumChunks = s.sumCRCs

@@ -15,6 +15,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
 // Reader gives random access to the chunks and the uncompressed bytes of a
@@ -137,7 +138,22 @@ func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.dp = withGeometry(r.dp, &r.h)
 	return r, nil
+}
+
+// Geometry returns the block shape chunks of this frame are decoded with:
+// the caller's DParams.Geometry, else that of the frame's b2nd metalayer,
+// else nil.
+func (r *Reader) Geometry() *blosc2.Geometry { return r.dp.Geometry }
+
+// withGeometry returns dp with the block shape of the frame's b2nd
+// metalayer (ndmeta.FrameGeometry), unless dp has one.
+func withGeometry(dp blosc2.DParams, h *frame.Header) blosc2.DParams {
+	if dp.Geometry == nil {
+		dp.Geometry = ndmeta.FrameGeometry(h.Metalayers)
+	}
+	return dp
 }
 
 // NewReaders opens every contiguous frame concatenated in the size bytes
@@ -718,7 +734,7 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decodeRange decodes bytes [off, off+len(out)) of chunk into out,
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
-	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out))
+	buf, err := blosc2.DecompressRangeWith(out[:0], chunk, off, len(out), dp)
 	if err != nil {
 		return err
 	}

@@ -30,6 +30,7 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 	if err := r.checkSizes(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	r.dp = withGeometry(r.dp, &r.h)
 	return r, nil
 }
 

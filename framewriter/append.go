@@ -13,6 +13,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
@@ -129,6 +130,17 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 	}
 	if o.cp == nil {
 		opts = append([]Option{WithCParams(cp)}, opts...)
+	}
+	if g := ndmeta.FrameGeometry(h.Metalayers); g != nil {
+		// The frame's b2nd block shape, unless the caller's CParams have one.
+		opts = append(opts, func(o *options) error {
+			if o.cp != nil && o.cp.Geometry == nil {
+				c := *o.cp
+				c.Geometry = g
+				o.cp = &c
+			}
+			return nil
+		})
 	}
 	w, err := newWriter(nil, dir, opts)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
 // RecoverReport says what Recover found and kept.
@@ -245,7 +246,7 @@ func planFrame(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 		return plan, err
 	}
 	hl := int64(h.HeaderLen)
-	items := scanItems(ra, size, h.ChunkSize)
+	items := scanItems(ra, size, h.ChunkSize, ndmeta.FrameGeometry(h.Metalayers))
 
 	// Indexes: chunks followed by a trailer. The last one that checks out
 	// is the base; chunks after its trailer are appended to it.
@@ -463,9 +464,10 @@ func recoveredChecksums(ra io.ReaderAt, size, hl int64, h frame.Header, sizes fr
 }
 
 // scanItems walks the chunks section of the frame at the start of ra and
-// returns every whole chunk (one that decodes) and trailer, up to the
-// first thing that is neither.
-func scanItems(ra io.ReaderAt, size int64, chunksize int32) []item {
+// returns every whole chunk (one that decodes, with the block shape g of a
+// b2nd array, nil for other frames) and trailer, up to the first thing
+// that is neither.
+func scanItems(ra io.ReaderAt, size int64, chunksize int32, g *blosc2.Geometry) []item {
 	var items []item
 	limit := int64(max(chunksize, 64<<20))
 	sc := frame.NewScannerAt(ra, size, frame.ScanOptions{Single: true, Salvage: true})
@@ -483,7 +485,7 @@ func scanItems(ra io.ReaderAt, size int64, chunksize int32) []item {
 			if int64(it.Prefix.Nbytes) > limit {
 				return items
 			}
-			if _, err := blosc2.DecompressWith(nil, c, &blosc2.DParams{MaxNbytes: int(limit)}); err != nil {
+			if _, err := blosc2.DecompressWith(nil, c, &blosc2.DParams{MaxNbytes: int(limit), Geometry: g}); err != nil {
 				return items
 			}
 			items = append(items, item{pos: it.Pos, n: it.Len, nbytes: int32(it.Prefix.Nbytes), vlBlock: it.Prefix.VLBlocks})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
@@ -65,7 +66,7 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		if !wholeChunk(c) {
+		if !wholeChunk(c, ndmeta.FrameGeometry(w.h.Metalayers)) {
 			break
 		}
 		w.adopt = c
@@ -90,13 +91,14 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 	return rep, w.Close()
 }
 
-// wholeChunk reports whether c is exactly one chunk that decodes.
-func wholeChunk(c []byte) bool {
+// wholeChunk reports whether c is exactly one chunk that decodes (with the
+// block shape g of a b2nd array; nil for other frames).
+func wholeChunk(c []byte, g *blosc2.Geometry) bool {
 	h, err := blosc2.ParseHeader(c)
 	if err != nil || h.Cbytes != len(c) {
 		return false
 	}
-	_, err = blosc2.Decompress(nil, c)
+	_, err = blosc2.DecompressWith(nil, c, &blosc2.DParams{Geometry: g})
 	return err == nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
 // Writer writes a Blosc2 frame chunk by chunk, laid out as C-Blosc2 3.3.2
@@ -123,6 +124,11 @@ func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
 	cp := blosc2.DefaultCParams()
 	if o.cp != nil {
 		cp = *o.cp
+	}
+	if cp.Geometry == nil {
+		// The block shape of a b2nd array's metalayer, for the codecs and
+		// filters that need it (as C-Blosc2's plugins read it).
+		cp.Geometry = ndmeta.FrameGeometry(o.metas)
 	}
 	if cp, err = checkCParams(cp); err != nil {
 		return nil, err

@@ -115,6 +115,16 @@ func (r *Reader) abandon() {
 	}
 }
 
+// withGeom returns dp, or a copy of it with the block shape g.
+func withGeom(dp *blosc2.DParams, g *blosc2.Geometry) *blosc2.DParams {
+	if g == nil {
+		return dp
+	}
+	q := *dp
+	q.Geometry = g
+	return &q
+}
+
 func (r *Reader) dparams() *blosc2.DParams {
 	return &blosc2.DParams{MaxNbytes: r.opts.maxMemory}
 }
@@ -146,7 +156,9 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		if p, err := blosc2.ParsePrefix(c); err == nil && len(direct) > 0 && p.Nbytes > 0 && p.Nbytes <= len(direct) {
 			dst, into = direct[:0:len(direct)], true
 		}
-		out, err := blosc2.DecompressWith(dst, c, r.dparams())
+		dp := r.dparams()
+		dp.Geometry = pos.geom
+		out, err := blosc2.DecompressWith(dst, c, dp)
 		if err != nil {
 			return 0, pos.wrap(err)
 		}
@@ -403,7 +415,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 					d.err = d.pos.wrap(err)
 				} else if ok {
 					d.virt, d.out = v, buf[:0]
-				} else if d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, dp); d.err != nil {
+				} else if d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, withGeom(dp, d.pos.geom)); d.err != nil {
 					d.err = d.pos.wrap(d.err)
 				}
 				// The compressed bytes are done with: their share of the

@@ -26,6 +26,9 @@ type chunkPos struct {
 	// run is the number of identical chunks from this one on that the
 	// index implies (special chunks); 1 (or 0) for one chunk.
 	run int
+	// geom is the block shape of the chunk's frame (b2nd arrays), for
+	// the codecs and filters that need it.
+	geom *blosc2.Geometry
 }
 
 // wrap names the chunk in a decoding error.
@@ -54,7 +57,7 @@ type sequentialSource struct{ cr *framereader.ChunkReader }
 func (s sequentialSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 	c, run, err := s.cr.NextRun(reuse)
 	f, i, off := s.cr.Position()
-	return c, chunkPos{f, i, off, run}, err
+	return c, chunkPos{f, i, off, run, s.cr.Geometry()}, err
 }
 
 // randomAccess serves Seek and ReadAt through the frames' indexes: the
@@ -196,7 +199,7 @@ func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 		return nil, chunkPos{}, io.EOF
 	}
 	fr := s.a.frames[s.frame]
-	pos := chunkPos{s.frame, s.next, -1, 1}
+	pos := chunkPos{s.frame, s.next, -1, 1, fr.Geometry()}
 	if off, ok := fr.ChunkOffset(s.next); ok {
 		pos.offset = off
 	}

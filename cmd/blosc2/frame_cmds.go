@@ -452,7 +452,11 @@ func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, s
 	fmt.Fprintf(stdout, "%s: format version %d (general_flags %#02x)%s\n", fi.Kind, fi.Version, fi.GeneralFlags, map[bool]string{true: ", header sizes UNPATCHED (run blosc2 repair)"}[fi.Unpatched])
 	fmt.Fprintf(stdout, "  header_len %d, frame_len %d\n", fi.HeaderLen, fi.FrameLen)
 	fmt.Fprintf(stdout, "  nbytes %d, cbytes %d (ratio %.2f), %d chunks, chunksize %d\n", fi.Nbytes, fi.Cbytes, ratio, fi.NChunks, fi.ChunkSize)
-	fmt.Fprintf(stdout, "  typesize %d, blocksize %d, codec %s (meta %d) clevel %d, splitmode %d, dict %v\n", fi.TypeSize, fi.BlockSize, fi.Codec, fi.CodecMeta, fi.Clevel, fi.SplitMode, fi.UseDict)
+	meta := int(fi.CodecMeta)
+	if fi.Codec == codec.Name(codec.ZFPAccuracy) {
+		meta = int(int8(fi.CodecMeta)) // a signed power of ten
+	}
+	fmt.Fprintf(stdout, "  typesize %d, blocksize %d, codec %s (meta %d) clevel %d, splitmode %d, dict %v\n", fi.TypeSize, fi.BlockSize, fi.Codec, meta, fi.Clevel, fi.SplitMode, fi.UseDict)
 	fmt.Fprintf(stdout, "  filters %v, threads %d/%d\n", fi.Filters, fi.TComp, fi.TDecomp)
 	fmt.Fprintf(stdout, "  checksums %s\n", fi.Checksums)
 	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "kind")

@@ -18,6 +18,7 @@ type filterList []blosc2.Filter
 var filterNames = map[string]blosc2.FilterID{
 	"nofilter": blosc2.NoFilter, "shuffle": blosc2.Shuffle, "bitshuffle": blosc2.BitShuffle,
 	"delta": blosc2.Delta, "truncprec": blosc2.TruncPrec, "bytedelta": blosc2.ByteDelta,
+	"ndcell": blosc2.NDCell, "ndmean": blosc2.NDMean, "int_trunc": blosc2.IntTrunc,
 }
 
 func (f *filterList) String() string {
@@ -36,7 +37,7 @@ func filterString(f blosc2.Filter) string {
 		}
 	}
 	if f.Meta != 0 {
-		if f.ID == blosc2.TruncPrec {
+		if f.ID == blosc2.TruncPrec || f.ID == blosc2.IntTrunc || f.ID == blosc2.NDMean {
 			return fmt.Sprintf("%s:%d", name, int8(f.Meta))
 		}
 		return fmt.Sprintf("%s:%d", name, f.Meta)
@@ -82,11 +83,12 @@ type cflags struct {
 }
 
 func (c *cflags) register(fs *flag.FlagSet) {
-	fs.StringVar(&c.codec, "codec", "blosclz", "codec: blosclz, lz4, lz4hc, zlib, zstd; snappy (--format blosc1 only)")
+	fs.StringVar(&c.codec, "codec", "blosclz", "codec NAME[:META]: blosclz, lz4, lz4hc, zlib, zstd; snappy (--format blosc1 only); for b2nd arrays (--shape): "+
+		"zfp_acc:K (error within 10^K), zfp_prec:P, zfp_rate:PERCENT (of the raw size), ndlz:4 or ndlz:8 (|u1 2-D)")
 	c.clevel, c.typesize = 5, 8
 	fs.IntVar(&c.clevel, "clevel", 5, "compression level 0-9")
 	fs.IntVar(&c.typesize, "typesize", 8, "element size in bytes, 1-255")
-	fs.Var(&c.filters, "filter", "filter NAME[:META], repeatable, applied in order (nofilter shuffle bitshuffle delta truncprec bytedelta or an id); default shuffle")
+	fs.Var(&c.filters, "filter", "filter NAME[:META], repeatable, applied in order (nofilter shuffle bitshuffle delta truncprec bytedelta int_trunc, and for b2nd arrays ndcell ndmean, or an id); default shuffle")
 	fs.Var((*sizeValue)(&c.blocksize), "blocksize", "block size in bytes, e.g. 32KiB (0: automatic)")
 	fs.StringVar(&c.splitmode, "splitmode", "forward", "always, never, auto or forward")
 	fs.IntVar(&c.threads, "threads", 0, "goroutines compressing (0: one per CPU, at most 8)")
@@ -110,20 +112,36 @@ func (c *cflags) params() (blosc2.CParams, error) {
 	case c.threads < 0:
 		return blosc2.CParams{}, fmt.Errorf("--threads %d is negative (0: one per CPU, N: N goroutines)", c.threads)
 	}
-	id, ok := codec.ByName(strings.ToLower(c.codec))
+	name, metaStr, hasMeta := strings.Cut(c.codec, ":")
+	id, ok := codec.ByName(strings.ToLower(name))
 	if !ok {
-		return blosc2.CParams{}, fmt.Errorf("unknown codec %q", c.codec)
+		return blosc2.CParams{}, fmt.Errorf("unknown codec %q", name)
+	}
+	var meta uint8
+	switch {
+	case hasMeta:
+		n, err := strconv.Atoi(metaStr)
+		if err != nil || n < -128 || n > 255 {
+			return blosc2.CParams{}, fmt.Errorf("bad codec meta %q", metaStr)
+		}
+		meta = uint8(n) // negative values (zfp_acc) are stored as int8
+	case id == codec.NDLZ:
+		meta = 4
+	case id == codec.ZFPAccuracy || id == codec.ZFPPrecision || id == codec.ZFPRate:
+		return blosc2.CParams{}, fmt.Errorf("codec %s needs its meta: zfp_acc:K (error within 10^K), zfp_prec:P, zfp_rate:PERCENT", name)
 	}
 	sm, ok := splitModes[strings.ToLower(c.splitmode)]
 	if !ok {
 		return blosc2.CParams{}, fmt.Errorf("unknown split mode %q", c.splitmode)
 	}
 	filters := []blosc2.Filter(c.filters)
-	if filters == nil {
+	if filters == nil && !codec.NeedsGeometry(id) {
+		// ZFP and NDLZ read the values themselves: no default shuffle.
 		filters = []blosc2.Filter{{ID: blosc2.Shuffle}}
 	}
 	return blosc2.CParams{
 		Codec:     id,
+		CodecMeta: meta,
 		Level:     c.clevel,
 		TypeSize:  c.typesize,
 		Filters:   blosc2.Pipeline(filters...),
