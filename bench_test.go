@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/testvec"
@@ -120,5 +121,40 @@ func BenchmarkThreads(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkAuto reports MB/s of CompressAuto per data set and tier,
+// single-threaded, with the share of its time the probe takes
+// ("probe-%": ChooseCParams against Compress with the chosen parameters,
+// timed in the same loop) and the ratio.
+func BenchmarkAuto(b *testing.B) {
+	for name, src := range benchFiles(b) {
+		for _, tier := range []Tier{TierFastest, TierDefault, TierBetter, TierBest} {
+			b.Run(fmt.Sprintf("%s/%v", name, tier), func(b *testing.B) {
+				a := DefaultAuto(tier)
+				a.Base.Threads = 1
+				dst := make([]byte, 0, len(src)+MaxOverhead)
+				b.SetBytes(int64(len(src)))
+				var probe, comp time.Duration
+				var n int
+				for b.Loop() {
+					t0 := time.Now()
+					p, err := ChooseCParams(src, &a)
+					if err != nil {
+						b.Fatal(err)
+					}
+					t1 := time.Now()
+					out, err := Compress(dst[:0], src, &p)
+					if err != nil {
+						b.Fatal(err)
+					}
+					probe, comp = probe+t1.Sub(t0), comp+time.Since(t1)
+					n = len(out)
+				}
+				b.ReportMetric(100*probe.Seconds()/comp.Seconds(), "probe-%")
+				b.ReportMetric(float64(len(src))/float64(n), "ratio")
+			})
+		}
 	}
 }

@@ -17,11 +17,15 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/stream"
 	"github.com/klauspost/compress/s2"
 	"github.com/klauspost/compress/zstd"
@@ -31,6 +35,7 @@ import (
 
 type contender struct {
 	name string
+	auto bool // report the choices made per chunk
 	enc  func(w io.Writer, typesize int) (io.WriteCloser, error)
 	dec  func(r io.Reader) (io.Reader, func(), error)
 }
@@ -52,42 +57,62 @@ func blosc2Contender(name string, c codec.ID, level int, f blosc2.FilterID) cont
 	}
 }
 
+// autoContender is the automatic mode at tier t, given no hint at all:
+// the user who does not know Blosc.
+func autoContender(t blosc2.Tier) contender {
+	c := blosc2Contender("blosc2 auto "+t.String(), 0, 0, 0)
+	c.enc = func(w io.Writer, _ int) (io.WriteCloser, error) {
+		return stream.NewWriter(w, stream.WithTier(t))
+	}
+	c.auto = true
+	return c
+}
+
+func zstdContender(name string, l zstd.EncoderLevel) contender {
+	return contender{
+		name: name,
+		enc: func(w io.Writer, _ int) (io.WriteCloser, error) {
+			return zstd.NewWriter(w, zstd.WithEncoderLevel(l))
+		},
+		dec: func(r io.Reader) (io.Reader, func(), error) {
+			d, err := zstd.NewReader(r)
+			if err != nil {
+				return nil, nil, err
+			}
+			return d, d.Close, nil
+		},
+	}
+}
+
+// oldDefault is the stream package's fixed default before the automatic
+// mode: C-Blosc2's BloscLZ 5, typesize 8, shuffle.
+var oldDefault = contender{
+	name: "blosc2 old default",
+	enc: func(w io.Writer, _ int) (io.WriteCloser, error) {
+		return stream.NewWriter(w, stream.WithCParams(blosc2.DefaultCParams()))
+	},
+	dec: blosc2Contender("", 0, 0, 0).dec,
+}
+
 var contenders = []contender{
-	blosc2Contender("blosc2 lz4 5 shuffle", codec.LZ4, 5, blosc2.Shuffle),
-	blosc2Contender("blosc2 blosclz 5 shuffle", codec.BloscLZ, 5, blosc2.Shuffle),
-	blosc2Contender("blosc2 zstd 3 bitshuffle", codec.Zstd, 3, blosc2.BitShuffle),
-	blosc2Contender("blosc2 zstd 3 shuffle", codec.Zstd, 3, blosc2.Shuffle),
-	{
-		name: "klauspost zstd default",
-		enc: func(w io.Writer, _ int) (io.WriteCloser, error) {
-			return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedDefault))
-		},
-		dec: func(r io.Reader) (io.Reader, func(), error) {
-			d, err := zstd.NewReader(r)
-			if err != nil {
-				return nil, nil, err
-			}
-			return d, d.Close, nil
-		},
-	},
-	{
-		name: "klauspost zstd fastest",
-		enc: func(w io.Writer, _ int) (io.WriteCloser, error) {
-			return zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.SpeedFastest))
-		},
-		dec: func(r io.Reader) (io.Reader, func(), error) {
-			d, err := zstd.NewReader(r)
-			if err != nil {
-				return nil, nil, err
-			}
-			return d, d.Close, nil
-		},
-	},
+	autoContender(blosc2.TierFastest),
 	{
 		name: "klauspost s2",
 		enc:  func(w io.Writer, _ int) (io.WriteCloser, error) { return s2.NewWriter(w), nil },
 		dec:  func(r io.Reader) (io.Reader, func(), error) { return s2.NewReader(r), func() {}, nil },
 	},
+	autoContender(blosc2.TierDefault),
+	zstdContender("klauspost zstd default", zstd.SpeedDefault),
+	autoContender(blosc2.TierBetter),
+	zstdContender("klauspost zstd better", zstd.SpeedBetterCompression),
+	autoContender(blosc2.TierBest),
+	zstdContender("klauspost zstd best", zstd.SpeedBestCompression),
+	oldDefault,
+	blosc2Contender("blosc2 lz4 5 shuffle", codec.LZ4, 5, blosc2.Shuffle),
+	blosc2Contender("blosc2 blosclz 5 shuffle", codec.BloscLZ, 5, blosc2.Shuffle),
+	blosc2Contender("blosc2 zstd 3 bitshuffle", codec.Zstd, 3, blosc2.BitShuffle),
+	blosc2Contender("blosc2 zstd 3 shuffle", codec.Zstd, 3, blosc2.Shuffle),
+	zstdContender("klauspost zstd fastest", zstd.SpeedFastest),
 	{
 		name: "pgzip 1",
 		enc:  func(w io.Writer, _ int) (io.WriteCloser, error) { return pgzip.NewWriterLevel(w, 1) },
@@ -120,69 +145,130 @@ type dataset struct {
 
 var datasets = []dataset{
 	{"era5_t2m_uk_2019-03.f32.bin", 4, "climate grid f32"},
+	{"era_interim_z.f32.bin", 4, "climate grid f32"},
+	{"egm96_15_geoid.f32.bin", 4, "geoid grid f32"},
+	{"rainfall_grid_150x150.f32.bin", 4, "rainfall grid f32"},
 	{"nab_aws_cloudwatch.value.f64.bin", 8, "telemetry values f64"},
+	{"nab_machine_temperature.value.f64.bin", 8, "telemetry values f64"},
+	{"ett_h1.f64.bin", 8, "telemetry values f64"},
 	{"nab_aws_cloudwatch.ts.i64.bin", 8, "telemetry timestamps i64"},
+	{"nab_nyc_taxi.ts.i64.bin", 8, "telemetry timestamps i64"},
 	{"timgm6mb_samples.i16.bin", 2, "audio i16"},
+	{"ecg_mitbih_208.u16.bin", 2, "ECG u16"},
 	{"loghub_2k_12sources.log", 1, "logs"},
+	{"apache_access_2015.log", 1, "logs"},
+	{"ett_h1.csv", 1, "CSV"},
+	{"nab_machine_temperature.csv", 1, "CSV"},
+	{"silesia_dickens", 1, "text"},
+	{"silesia_xml", 1, "text"},
+	{"silesia_nci", 1, "text"},
+	{"silesia_mr", 1, "medical image"},
 }
 
 func main() {
 	dir := flag.String("data", "../../shared/data", "directory of the data sets")
-	reps := flag.Int("reps", 3, "repetitions (best is kept)")
+	reps := flag.Int("reps", 3, "timed repetitions after one warm-up run (the best is kept)")
+	files := flag.String("files", "", "comma-separated file names to run (default: all)")
+	only := flag.String("only", "", "regular expression: run only the compressors it matches")
 	flag.Parse()
-	fmt.Println("| data | compressor | ratio | compress MB/s | decompress MB/s |")
-	fmt.Println("|---|---|---:|---:|---:|")
+	re, err := regexp.Compile(*only)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("| data | compressor | ratio | compress MB/s | decompress MB/s | choices |")
+	fmt.Println("|---|---|---:|---:|---:|---|")
 	for _, ds := range datasets {
+		if *files != "" && !slices.Contains(strings.Split(*files, ","), ds.file) {
+			continue
+		}
 		src, err := os.ReadFile(filepath.Join(*dir, ds.file))
 		if err != nil {
 			log.Fatal(err)
 		}
 		for _, c := range contenders {
-			ratio, cMBps, dMBps, err := measure(c, src, ds.typesize, *reps)
+			if !re.MatchString(c.name) {
+				continue
+			}
+			ratio, cMBps, dMBps, frame, err := measure(c, src, ds.typesize, *reps)
 			if err != nil {
 				log.Fatalf("%s on %s: %v", c.name, ds.file, err)
 			}
-			fmt.Printf("| %s (%.1f MB) | %s | %.2f | %.0f | %.0f |\n", ds.label, float64(len(src))/1e6, c.name, ratio, cMBps, dMBps)
+			choices := ""
+			if c.auto {
+				choices = choicesOf(frame)
+			}
+			fmt.Printf("| %s %s (%.2f MB) | %s | %.2f | %.0f | %.0f | %s |\n", ds.label, ds.file, float64(len(src))/1e6, c.name, ratio, cMBps, dMBps, choices)
 		}
 	}
 }
 
-func measure(c contender, src []byte, typesize, reps int) (ratio, cMBps, dMBps float64, err error) {
+// choicesOf summarises what the chunks of a frame were compressed with:
+// each distinct choice and how many chunks took it.
+func choicesOf(frame []byte) string {
+	r, err := framereader.NewReaderBytes(frame)
+	if err != nil {
+		return "?"
+	}
+	defer r.Close()
+	count := map[string]int{}
+	var order []string
+	for i := range r.NumChunks() {
+		ci, err := r.ChunkInfo(i)
+		if err != nil {
+			return "?"
+		}
+		s := ci.Header.Choice()
+		if count[s] == 0 {
+			order = append(order, s)
+		}
+		count[s]++
+	}
+	var parts []string
+	for _, s := range order {
+		parts = append(parts, fmt.Sprintf("%d× %s", count[s], s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func measure(c contender, src []byte, typesize, reps int) (ratio, cMBps, dMBps float64, frameBytes []byte, err error) {
 	var ctimes, dtimes []float64
 	var frame bytes.Buffer
-	for range reps {
+	for rep := range reps + 1 {
 		frame.Reset()
 		t0 := time.Now()
 		w, err := c.enc(&frame, typesize)
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, nil, err
 		}
 		if _, err := w.Write(src); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, nil, err
 		}
 		if err := w.Close(); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, nil, err
 		}
-		ctimes = append(ctimes, time.Since(t0).Seconds())
+		ctime := time.Since(t0).Seconds()
 
 		t0 = time.Now()
 		r, done, err := c.dec(bytes.NewReader(frame.Bytes()))
 		if err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, nil, err
 		}
 		var out bytes.Buffer
 		out.Grow(len(src))
 		if _, err := io.Copy(&out, r); err != nil {
-			return 0, 0, 0, err
+			return 0, 0, 0, nil, err
 		}
 		done()
-		dtimes = append(dtimes, time.Since(t0).Seconds())
+		if rep > 0 { // the first run warms caches and pools up
+			ctimes = append(ctimes, ctime)
+			dtimes = append(dtimes, time.Since(t0).Seconds())
+		}
 		if !bytes.Equal(out.Bytes(), src) {
-			return 0, 0, 0, fmt.Errorf("round trip differs")
+			return 0, 0, 0, nil, fmt.Errorf("round trip differs")
 		}
 	}
 	sort.Float64s(ctimes)
 	sort.Float64s(dtimes)
 	mb := float64(len(src)) / 1e6
-	return float64(len(src)) / float64(frame.Len()), mb / ctimes[0], mb / dtimes[0], nil
+	return float64(len(src)) / float64(frame.Len()), mb / ctimes[0], mb / dtimes[0], frame.Bytes(), nil
 }

@@ -3,7 +3,9 @@
 // file or a socket, io.Copy, Close.
 //
 // A Writer cuts what it is given into chunks (4 MiB by default), compresses
-// them with goroutines while the caller keeps writing, and lays them out as
+// them with goroutines while the caller keeps writing (by default in the
+// automatic mode, which picks each chunk's filters, element size and
+// block size from a probe of the chunk: see WithTier), and lays them out as
 // a frame C-Blosc2 and python-blosc2 open (blosc2.open, blosc2_schunk_open).
 // When the destination can seek (a file), Close patches the frame header;
 // on a pipe, a socket or a file opened with O_APPEND the header sizes stay

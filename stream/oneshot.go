@@ -11,7 +11,8 @@ import (
 
 // EncodeAll compresses src into one complete contiguous frame (header
 // patched, index and trailer written) and appends it to dst. Small buffers
-// are compressed with one goroutine; the options are NewWriter's.
+// are compressed with one goroutine; the options are NewWriter's, so by
+// default each chunk's parameters are the automatic mode's (WithTier).
 func EncodeAll(dst, src []byte, opts ...WriterOption) ([]byte, error) {
 	opts = append([]WriterOption{WithConcurrency(1)}, opts...)
 	mw := &memWriter{buf: dst, base: len(dst), pos: len(dst)}

@@ -31,6 +31,21 @@ type writerOptions struct {
 	metalayers  []metalayer
 	vlmeta      []metalayer
 	noChecksums bool
+	// tier is the automatic mode's tier (0: off, fixed parameters);
+	// fixed names the parameters options set explicitly.
+	tier  blosc2.Tier
+	fixed blosc2.Fixed
+	// tierSet says the tier was asked for (WithTier, WithAuto): naming
+	// both the codec and the filters then does not turn the mode off.
+	tierSet bool
+}
+
+// auto returns the automatic mode the options describe, or nil.
+func (o *writerOptions) auto() *blosc2.Auto {
+	if o.tier == 0 || !o.tierSet && o.fixed&(blosc2.FixCodec|blosc2.FixFilters) == blosc2.FixCodec|blosc2.FixFilters {
+		return nil
+	}
+	return &blosc2.Auto{Tier: o.tier, Fixed: o.fixed, Base: o.cparams}
 }
 
 func defaultWriterOptions() writerOptions {
@@ -38,34 +53,45 @@ func defaultWriterOptions() writerOptions {
 		cparams:     blosc2.DefaultCParams(),
 		chunkSize:   DefaultChunkSize,
 		concurrency: autoConcurrency(),
+		tier:        blosc2.TierDefault,
 	}
 }
 
 func autoConcurrency() int { return min(runtime.GOMAXPROCS(0), MaxConcurrency) }
 
-// WithCodec sets the codec (default blosc2.BloscLZ, as C-Blosc2).
+// WithCodec sets the codec. By default the automatic mode picks it (see
+// WithTier); naming the codec fixes it, and naming both the codec and the
+// filters (WithFilters) turns the automatic mode off unless WithTier or
+// WithAuto asks for it, so that such callers get C-Blosc2's fixed
+// parameters (BloscLZ, level 5, typesize 8, shuffle where not named).
 func WithCodec(id codec.ID) WriterOption {
 	return func(o *writerOptions) error {
 		if _, err := codec.Lookup(id); err != nil {
 			return fmt.Errorf("%w: %v", blosc2.ErrInvalidOption, err)
 		}
 		o.cparams.Codec = id
+		o.fixed |= blosc2.FixCodec
 		return nil
 	}
 }
 
-// WithLevel sets the compression level, 0 (store) to 9; default 5.
+// WithLevel sets the compression level, 0 (store) to 9. By default the
+// automatic mode's tier picks it; naming it fixes it (5 when the mode is
+// off and no level is named).
 func WithLevel(level int) WriterOption {
 	return func(o *writerOptions) error {
 		if level < 0 || level > 9 {
 			return fmt.Errorf("%w: level %d outside 0-9", blosc2.ErrInvalidOption, level)
 		}
 		o.cparams.Level = level
+		o.fixed |= blosc2.FixLevel
 		return nil
 	}
 }
 
-// WithTypeSize sets the element size the filters work with; default 8.
+// WithTypeSize sets the element size the filters work with (8 when the
+// automatic mode is off and none is named). In the automatic mode, the
+// default, it is a hint: that size is among those the probe tries.
 func WithTypeSize(n int) WriterOption {
 	return func(o *writerOptions) error {
 		if n < 1 || n > blosc2.MaxTypeSize {
@@ -77,14 +103,53 @@ func WithTypeSize(n int) WriterOption {
 }
 
 // WithFilters sets the filter pipeline, applied in the order given (at most
-// six; placed as blosc2.Pipeline places them). Default: shuffle. No
-// argument means no filter.
+// six; placed as blosc2.Pipeline places them). No argument means no
+// filter. By default the automatic mode picks them; naming them fixes
+// them (shuffle when the mode is off and none are named).
 func WithFilters(filters ...blosc2.Filter) WriterOption {
 	return func(o *writerOptions) error {
 		if len(filters) > blosc2.MaxFilters {
 			return fmt.Errorf("%w: %d filters, at most %d", blosc2.ErrInvalidOption, len(filters), blosc2.MaxFilters)
 		}
 		o.cparams.Filters = blosc2.Pipeline(filters...)
+		o.fixed |= blosc2.FixFilters
+		return nil
+	}
+}
+
+// WithTier sets the tier of the automatic mode, the default mode at
+// blosc2.TierDefault (see [blosc2.Tier] for each tier's promise): each
+// chunk gets the filters, element size, codec, level and block size a
+// probe of the chunk itself finds best, decided from the chunk alone, so
+// that the bytes still depend only on the data and the options (never on
+// the concurrency or on how writes are cut). A chunk of one repeated value
+// becomes a special chunk. Parameters set by other options (WithCodec, WithLevel,
+// WithFilters, a non-zero WithBlockSize) stay fixed, before or after this
+// option; WithTypeSize is a hint. WithCParams, given after it, turns the automatic mode off.
+func WithTier(t blosc2.Tier) WriterOption {
+	return func(o *writerOptions) error {
+		if t < blosc2.TierFastest || t > blosc2.TierBest {
+			return fmt.Errorf("%w: tier %d", blosc2.ErrInvalidOption, t)
+		}
+		o.tier, o.tierSet = t, true
+		return nil
+	}
+}
+
+// WithAuto turns on the automatic mode as a describes it: its tier (0:
+// blosc2.TierDefault), the parameters it fixes and its base parameters,
+// which replace those other options set (codec, level, typesize, filters,
+// block size, split mode, dictionary; the concurrency is kept). It suits
+// callers that build a blosc2.Auto themselves, such as the blosc2 command.
+func WithAuto(a blosc2.Auto) WriterOption {
+	return func(o *writerOptions) error {
+		if a.Tier == 0 {
+			a.Tier = blosc2.TierDefault
+		}
+		if _, err := blosc2.ChooseCParams(nil, &a); err != nil {
+			return err
+		}
+		o.tier, o.fixed, o.cparams, o.tierSet = a.Tier, a.Fixed, a.Base, true
 		return nil
 	}
 }
@@ -101,14 +166,17 @@ func WithChunkSize(n int) WriterOption {
 	}
 }
 
-// WithBlockSize sets the block size inside chunks; 0 (default) chooses it
-// as C-Blosc2 does.
+// WithBlockSize sets the block size inside chunks; 0 (default) lets the
+// automatic mode choose it, or C-Blosc2's rule when the mode is off.
 func WithBlockSize(n int) WriterOption {
 	return func(o *writerOptions) error {
 		if n < 0 || n > blosc2.MaxBlockSize {
 			return fmt.Errorf("%w: block size %d", blosc2.ErrInvalidOption, n)
 		}
 		o.cparams.BlockSize = n
+		if n != 0 {
+			o.fixed |= blosc2.FixBlockSize
+		}
 		return nil
 	}
 }
@@ -245,6 +313,7 @@ func WithCParams(p blosc2.CParams) WriterOption {
 			conc = autoConcurrency()
 		}
 		o.cparams, o.concurrency = p, conc
+		o.tier = 0
 		return nil
 	}
 }

@@ -8,7 +8,11 @@ import (
 
 // newSink starts a frame on dst with the Writer's options.
 func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
-	opts := []framewriter.Option{framewriter.WithCParams(o.cparams)}
+	p := o.cparams
+	if a := o.auto(); a != nil {
+		p = a.FrameCParams()
+	}
+	opts := []framewriter.Option{framewriter.WithCParams(p)}
 	for _, m := range o.metalayers {
 		opts = append(opts, framewriter.WithMetalayer(m.name, m.content))
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/blosc2go/blosc2"
@@ -82,7 +83,11 @@ func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 	}
 	// Probe the parameters once so that a bad combination (a dictionary
 	// with BloscLZ, a filter nobody registered) fails here, not later.
-	if _, err := blosc2.Compress(nil, nil, &o.cparams); err != nil {
+	if a := o.auto(); a != nil {
+		if _, err := blosc2.ChooseCParams(nil, a); err != nil {
+			return nil, err
+		}
+	} else if _, err := blosc2.Compress(nil, nil, &o.cparams); err != nil {
 		return nil, err
 	}
 	zw := &Writer{opts: o}
@@ -105,15 +110,26 @@ func (w *Writer) Reset(dst io.Writer) {
 	w.err = nil
 	w.state = writerOpen
 	if w.cur == nil {
-		w.cur = make([]byte, 0, w.opts.chunkSize)
+		// The first chunk buffer grows as data comes (full returns),
+		// so that a short stream does not pay for a whole chunk.
+		w.cur = make([]byte, 0, min(w.opts.chunkSize, firstBuffer))
 	}
 	w.cur = w.cur[:0]
 }
 
-func (w *Writer) cparams() *blosc2.CParams {
+// compressor returns the function compressing one chunk: with fixed
+// parameters, or the automatic mode's choice for each chunk.
+func (w *Writer) compressor() func(dst, src []byte) ([]byte, error) {
 	p := w.opts.cparams
 	p.Threads = w.opts.concurrency
-	return &p
+	if a := w.opts.auto(); a != nil {
+		a.Base.Threads = w.opts.concurrency
+		return func(dst, src []byte) ([]byte, error) {
+			out, _, err := blosc2.CompressAuto(dst, src, a)
+			return out, err
+		}
+	}
+	return func(dst, src []byte) ([]byte, error) { return blosc2.Compress(dst, src, &p) }
 }
 
 // ensureSink starts the frame: header and metalayers.
@@ -157,7 +173,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 		w.cur = w.cur[:len(w.cur)+k]
 		p = p[k:]
 		n += k
-		if len(w.cur) == cap(w.cur) {
+		if w.full() {
 			if err := w.submit(); err != nil {
 				return n, err
 			}
@@ -177,7 +193,7 @@ func (w *Writer) ReadFrom(r io.Reader) (int64, error) {
 		n, err := io.ReadFull(r, w.cur[len(w.cur):cap(w.cur)])
 		w.cur = w.cur[:len(w.cur)+n]
 		total += int64(n)
-		if len(w.cur) == cap(w.cur) {
+		if w.full() {
 			if err := w.submit(); err != nil {
 				return total, err
 			}
@@ -191,19 +207,40 @@ func (w *Writer) ReadFrom(r io.Reader) (int64, error) {
 	}
 }
 
+// firstBuffer is the capacity the first chunk buffer starts with.
+const firstBuffer = 64 << 10
+
+// full reports whether the current chunk is complete. A buffer shorter
+// than the chunk size that is full is grown first (doubling, up to the
+// chunk size), and is then not full.
+func (w *Writer) full() bool {
+	if len(w.cur) < cap(w.cur) {
+		return false
+	}
+	if cap(w.cur) < w.opts.chunkSize {
+		w.cur = slices.Grow(w.cur, min(2*cap(w.cur), w.opts.chunkSize)-len(w.cur))
+		w.cur = w.cur[:len(w.cur):min(cap(w.cur), w.opts.chunkSize)]
+		return false
+	}
+	return true
+}
+
 // submit hands the current chunk to compression and takes a fresh buffer.
 func (w *Writer) submit() error {
 	if err := w.ensureSink(); err != nil {
 		w.err = err
 		return err
 	}
-	if w.pipe == nil && w.opts.concurrency > 1 {
-		w.pipe = newPipeline(w.sink, w.cparams(), w.opts.chunkSize, w.spareRaw, w.out)
+	// The pipeline starts with the first full chunk: a short stream, or
+	// a Flush before a chunk fills, is compressed here (its blocks still
+	// on several goroutines), without the pipeline's buffers.
+	if w.pipe == nil && w.opts.concurrency > 1 && len(w.cur) == w.opts.chunkSize {
+		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.chunkSize, w.spareRaw, w.out)
 		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
 		// Synchronous: compress and write here, reusing one output buffer.
-		out, err := blosc2.Compress(w.out[:0], w.cur, w.cparams())
+		out, err := w.compressor()(w.out[:0], w.cur)
 		if err == nil {
 			w.out = out
 			err = w.sink.WriteCompressedChunk(out)
@@ -324,7 +361,7 @@ type pipeline struct {
 }
 
 // raw and out are buffers of an earlier pipeline to reuse, or nil.
-func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int, raw, out []byte) *pipeline {
+func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), chunkSize int, raw, out []byte) *pipeline {
 	pl := &pipeline{
 		raw:     make(chan []byte),
 		free:    make(chan []byte, 2),
@@ -358,7 +395,7 @@ func newPipeline(sink chunkSink, p *blosc2.CParams, chunkSize int, raw, out []by
 			case buf = <-pl.written:
 			default:
 			}
-			c, err := blosc2.Compress(buf[:0], chunk, p)
+			c, err := compress(buf[:0], chunk)
 			pl.free <- chunk[:0]
 			if err != nil {
 				pl.fail(err)

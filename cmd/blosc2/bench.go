@@ -27,7 +27,11 @@ var sample []byte
 const sampleTypeSize = 2
 
 type benchResult struct {
-	File       string  `json:"file"`
+	File string `json:"file"`
+	// Tier is the automatic mode's tier ("" when off): the codec, level,
+	// typesize and filters then are the frame header's, each chunk's
+	// own are chosen per chunk.
+	Tier       string  `json:"tier,omitempty"`
 	Codec      string  `json:"codec"`
 	Clevel     int     `json:"clevel"`
 	Typesize   int     `json:"typesize"`
@@ -93,7 +97,11 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res, err := bench(src, &p, *chunksize, *reps)
+	a, err := cf.auto(true)
+	if err != nil {
+		return err
+	}
+	res, err := bench(src, &p, a, *chunksize, *reps)
 	if err != nil {
 		return err
 	}
@@ -102,6 +110,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	res.Filters = cf.filters.String()
 	if res.Filters == "" {
 		res.Filters = "shuffle"
+		if a != nil {
+			res.Filters = "auto"
+		}
 	}
 	line, err := json.Marshal(res)
 	if err != nil {
@@ -112,14 +123,21 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 }
 
 // bench compresses src into a frame in memory with the stream package
-// and decompresses it back, reps times.
-func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, error) {
+// and decompresses it back, reps times, with the parameters p or, when a
+// is not nil, in the automatic mode a.
+func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (*benchResult, error) {
 	res := &benchResult{
 		Codec: codec.Name(p.Codec), Clevel: p.Level, Typesize: p.TypeSize,
 		Blocksize: p.BlockSize, Nthreads: p.Threads, Chunksize: chunksize,
 		Nchunks: (len(src) + chunksize - 1) / chunksize, Nbytes: len(src), Reps: reps,
 	}
 	wopts := []stream.WriterOption{stream.WithCParams(*p), stream.WithChunkSize(chunksize)}
+	if a != nil {
+		wopts = append(wopts, stream.WithAuto(*a))
+		res.Tier = a.Tier.String()
+		fp := a.FrameCParams()
+		res.Codec, res.Clevel = "auto: "+codec.Name(fp.Codec), fp.Level
+	}
 	var frame bytes.Buffer
 	frame.Grow(len(src) + len(src)/16 + 4096)
 	out := bytes.NewBuffer(make([]byte, 0, len(src)))
@@ -169,7 +187,14 @@ func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, er
 	res.CompBest, res.CompMedian = throughput(len(src), ctimes)
 	res.DecBest, res.DecMedian = throughput(len(src), dtimes)
 
-	ctimes, dtimes, ok, err := benchChunks(src, p, chunksize, reps)
+	compress := func(dst, src []byte) ([]byte, error) { return blosc2.Compress(dst, src, p) }
+	if a != nil {
+		compress = func(dst, src []byte) ([]byte, error) {
+			out, _, err := blosc2.CompressAuto(dst, src, a)
+			return out, err
+		}
+	}
+	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Threads, chunksize, reps)
 	if err != nil {
 		return nil, err
 	}
@@ -183,19 +208,19 @@ func bench(src []byte, p *blosc2.CParams, chunksize, reps int) (*benchResult, er
 // every chunk compressed into a buffer allocated beforehand, then every
 // chunk decompressed into its place in one output buffer. It reports the
 // seconds of each repetition and whether the output equals src.
-func benchChunks(src []byte, p *blosc2.CParams, chunksize, reps int) (ctimes, dtimes []float64, ok bool, err error) {
+func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), threads, chunksize, reps int) (ctimes, dtimes []float64, ok bool, err error) {
 	n := (len(src) + chunksize - 1) / chunksize
 	chunks := make([][]byte, n)
 	for i := range chunks {
 		chunks[i] = make([]byte, 0, min(chunksize, len(src)-i*chunksize)+blosc2.MaxOverhead)
 	}
 	out := make([]byte, len(src))
-	dp := blosc2.DParams{Threads: p.Threads}
+	dp := blosc2.DParams{Threads: threads}
 	for range reps {
 		t0 := time.Now()
 		for i := range chunks {
 			in := src[i*chunksize : min(len(src), (i+1)*chunksize)]
-			if chunks[i], err = blosc2.Compress(chunks[i][:0], in, p); err != nil {
+			if chunks[i], err = compress(chunks[i][:0], in); err != nil {
 				return nil, nil, false, err
 			}
 		}

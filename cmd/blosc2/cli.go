@@ -81,8 +81,8 @@ func (f modeFlag) Set(s string) error {
 	return nil
 }
 
-// levelFlag is one of -1 … -9 (and --fast, --best): a shortcut for
-// --clevel.
+// levelFlag is one of -1 … -9 (and --fast, --best): the tier of the
+// automatic mode (blosc2.TierFromLevel), or --clevel when it is off.
 type levelFlag struct {
 	level int
 	dst   *int
@@ -140,6 +140,7 @@ var compressOnly = map[string]bool{
 	"codec": true, "clevel": true, "typesize": true, "filter": true, "blocksize": true, "splitmode": true,
 	"dict": true, "format": true, "chunksize": true, "meta": true, "vlmeta": true, "shape": true,
 	"dtype": true, "chunkshape": true, "blockshape": true, "fast": true, "best": true, "no-checksum": true,
+	"tier": true,
 }
 
 func newGzipFlagSet(o *gzOptions) *flag.FlagSet {
@@ -154,7 +155,7 @@ func newGzipFlagSet(o *gzOptions) *flag.FlagSet {
 	o.cf.register(fs)
 	fs.IntVar(&o.cf.threads, "T", 0, "same as --threads (-T0: one per CPU)")
 	for l := 1; l <= 9; l++ {
-		fs.Var(levelFlag{l, &o.cf.clevel}, fmt.Sprint(l), fmt.Sprintf("same as --clevel %d", l))
+		fs.Var(levelFlag{l, &o.cf.clevel}, fmt.Sprint(l), fmt.Sprintf("the %v tier in the automatic mode, else --clevel %d", blosc2.TierFromLevel(l), l))
 	}
 	fs.Var(levelFlag{1, &o.cf.clevel}, "fast", "same as -1")
 	fs.Var(levelFlag{9, &o.cf.clevel}, "best", "same as -9")
@@ -364,6 +365,9 @@ func (o *gzOptions) check(nfiles int) error {
 		if _, err := o.cf.params(); err != nil {
 			return err
 		}
+		if _, err := o.cf.auto(o.autoSupported()); err != nil {
+			return err
+		}
 		if o.chunksize < 1 || o.chunksize > blosc2.MaxBufferSize {
 			return fmt.Errorf("--chunksize %d outside 1-%d", o.chunksize, blosc2.MaxBufferSize)
 		}
@@ -546,6 +550,12 @@ func (m memoryCap) dparams(threads int) blosc2.DParams {
 }
 
 // dparams are the decoding parameters the flags give.
+// autoSupported reports whether the output can take the automatic mode:
+// contiguous frames and single Blosc2 chunks.
+func (o *gzOptions) autoSupported() bool {
+	return o.nd.shape == "" && (o.format == "cframe" || o.format == "chunk")
+}
+
 func (o *gzOptions) dparams() blosc2.DParams { return o.mem.dparams(threadCount(o.cf.threads)) }
 
 // sizeString writes n bytes as --memory and --chunksize read it: a whole

@@ -185,12 +185,19 @@ func (o *gzOptions) compressStream(r io.Reader, w io.Writer, p blosc2.CParams) e
 	case o.nd.shape != "":
 		return compressB2nd(r, w, p, &o.nd, o.noChecksum)
 	case o.format == "chunk":
+		if a, _ := o.cf.auto(o.autoSupported()); a != nil {
+			return compressChunkAuto(r, w, a)
+		}
 		return compressChunk(r, w, &p)
 	case o.format == "blosc1":
 		p.Format = blosc2.ChunkBlosc1
 		return compressChunk(r, w, &p)
 	}
-	return compressFrame(r, w, p, o.chunksize, o.metas, o.vlmetas, o.noChecksum)
+	opts := []stream.WriterOption{stream.WithCParams(p)}
+	if a, _ := o.cf.auto(o.autoSupported()); a != nil {
+		opts = append(opts, stream.WithAuto(*a))
+	}
+	return compressFrame(r, w, opts, o.chunksize, o.metas, o.vlmetas, o.noChecksum)
 }
 
 // done reports (-v) and removes the input once its output is safe on disk.
@@ -223,12 +230,9 @@ func (o *gzOptions) done(in *source, out string, remove bool, nin, nout int64) e
 }
 
 func compressChunk(r io.Reader, w io.Writer, p *blosc2.CParams) error {
-	src, err := io.ReadAll(io.LimitReader(r, blosc2.MaxBufferSize+1))
+	src, err := readChunkInput(r)
 	if err != nil {
 		return err
-	}
-	if len(src) > blosc2.MaxBufferSize {
-		return fmt.Errorf("a chunk holds at most %d bytes; use a frame", blosc2.MaxBufferSize)
 	}
 	chunk, err := blosc2.Compress(nil, src, p)
 	if err != nil {
@@ -238,11 +242,37 @@ func compressChunk(r io.Reader, w io.Writer, p *blosc2.CParams) error {
 	return err
 }
 
-// compressFrame writes a contiguous frame through the stream package:
-// chunks compressed by a goroutine pipeline, header patched when w is a
-// file.
-func compressFrame(r io.Reader, w io.Writer, p blosc2.CParams, chunksize int, metas metaList, vlmetas vlmetaList, noChecksum bool) error {
-	opts := []stream.WriterOption{stream.WithCParams(p), stream.WithChunkSize(chunksize)}
+// compressChunkAuto writes one chunk with the automatic mode's choice.
+func compressChunkAuto(r io.Reader, w io.Writer, a *blosc2.Auto) error {
+	src, err := readChunkInput(r)
+	if err != nil {
+		return err
+	}
+	chunk, _, err := blosc2.CompressAuto(nil, src, a)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(chunk)
+	return err
+}
+
+// readChunkInput reads what one chunk can hold, or fails.
+func readChunkInput(r io.Reader) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, blosc2.MaxBufferSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(src) > blosc2.MaxBufferSize {
+		return nil, fmt.Errorf("a chunk holds at most %d bytes; use a frame", blosc2.MaxBufferSize)
+	}
+	return src, nil
+}
+
+// compressFrame writes a contiguous frame through the stream package
+// (opts give the chunk parameters, fixed or automatic): chunks compressed
+// by a goroutine pipeline, header patched when w is a file.
+func compressFrame(r io.Reader, w io.Writer, opts []stream.WriterOption, chunksize int, metas metaList, vlmetas vlmetaList, noChecksum bool) error {
+	opts = append(opts, stream.WithChunkSize(chunksize))
 	if noChecksum {
 		opts = append(opts, stream.WithoutChecksums())
 	}

@@ -39,8 +39,14 @@ func TestShortFlagClusters(t *testing.T) {
 	if !exists(dir, "x") {
 		t.Fatal("-9k removed the input")
 	}
+	// -9 picks the automatic mode's best tier (zstd, clevel 6)…
+	if fi := frameInfoOf(t, dir, "x.b2frame"); fi.Clevel != 6 || fi.Codec != "zstd" {
+		t.Fatalf("-9k wrote %s clevel %d, want the best tier's zstd 6", fi.Codec, fi.Clevel)
+	}
+	// … and clevel 9 with the fixed parameters.
+	mustRun(t, dir, "compress", "-9kf", "--tier", "off", "x")
 	if fi := frameInfoOf(t, dir, "x.b2frame"); fi.Clevel != 9 {
-		t.Fatalf("-9k wrote clevel %d", fi.Clevel)
+		t.Fatalf("--tier off -9k wrote clevel %d", fi.Clevel)
 	}
 	r := mustRun(t, dir, "compress", "-kc", "-T", "2", "-3", "x")
 	if !exists(dir, "x") || len(r.stdout) == 0 {

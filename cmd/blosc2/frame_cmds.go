@@ -128,7 +128,10 @@ type chunkRow struct {
 	BlockSize int    `json:"blocksize"`
 	Flags     uint8  `json:"flags"`
 	Kind      string `json:"kind,omitempty"`
-	Error     string `json:"error,omitempty"`
+	// Choice is what the chunk was compressed with, as its header says:
+	// codec, filters and typesize (blosc2.Header.Choice).
+	Choice string `json:"choice"`
+	Error  string `json:"error,omitempty"`
 }
 
 type metaRow struct {
@@ -236,9 +239,11 @@ func (u *unreadable) err() error {
 func chunkRowOf(r *framereader.Reader, i int) (row chunkRow, err error) {
 	ci, err := r.ChunkInfo(i)
 	row = chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
-		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags}
+		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags,
+		Choice: ci.Header.Choice()}
 	if ci.Special != blosc2.SpecialNone {
 		row.Special = ci.Special.String()
+		row.Choice = "special-" + row.Special
 	}
 	switch {
 	case ci.Header.Special() != blosc2.SpecialNone:
@@ -459,7 +464,10 @@ func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, s
 	fmt.Fprintf(stdout, "  typesize %d, blocksize %d, codec %s (meta %d) clevel %d, splitmode %d, dict %v\n", fi.TypeSize, fi.BlockSize, fi.Codec, meta, fi.Clevel, fi.SplitMode, fi.UseDict)
 	fmt.Fprintf(stdout, "  filters %v, threads %d/%d\n", fi.Filters, fi.TComp, fi.TDecomp)
 	fmt.Fprintf(stdout, "  checksums %s\n", fi.Checksums)
-	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "kind")
+	fmt.Fprintf(stdout, "chunks:\n  %6s %12s %10s %10s %12s %-8s %9s %-28s %s\n", "#", "entry", "nbytes", "cbytes", "start", "codec", "blocksize", "choice", "kind")
+	choices := map[string]int{}
+	var order []string
+	listed := 0
 	for i := range fi.NChunks {
 		if maxRows > 0 && i >= maxRows {
 			fmt.Fprintf(stdout, "  … %d more (--max-chunks 0 lists all)\n", fi.NChunks-i)
@@ -474,7 +482,19 @@ func printFrame(r *framereader.Reader, fi frameInfo, asJSON bool, maxRows int, s
 		if c.Error != "" {
 			kind += " ERROR: " + c.Error
 		}
-		fmt.Fprintf(stdout, "  %6d %12d %10d %10d %12d %-8s %9d %s\n", c.Index, c.Entry, c.Nbytes, c.Cbytes, c.Start, c.Codec, c.BlockSize, kind)
+		fmt.Fprintf(stdout, "  %6d %12d %10d %10d %12d %-8s %9d %-28s %s\n", c.Index, c.Entry, c.Nbytes, c.Cbytes, c.Start, c.Codec, c.BlockSize, c.Choice, kind)
+		if choices[c.Choice] == 0 {
+			order = append(order, c.Choice)
+		}
+		choices[c.Choice]++
+		listed++
+	}
+	if listed > 0 {
+		var parts []string
+		for _, c := range order {
+			parts = append(parts, fmt.Sprintf("%d× %s", choices[c], c))
+		}
+		fmt.Fprintf(stdout, "choices (of the %d chunks listed): %s\n", listed, strings.Join(parts, ", "))
 	}
 	printMeta := func(title string, rows []metaRow) {
 		fmt.Fprintf(stdout, "%s: %d\n", title, len(rows))

@@ -80,9 +80,13 @@ type cflags struct {
 	splitmode string
 	threads   int
 	dict      bool
+	tier      string
+	fs        *flag.FlagSet // to tell the flags given from defaults
 }
 
 func (c *cflags) register(fs *flag.FlagSet) {
+	c.fs = fs
+	fs.StringVar(&c.tier, "tier", "", "automatic mode, the default unless both --codec and --filter are given: per chunk, the filters, typesize and block size a probe of the chunk finds best, at speed tier fastest, default, better or best (-1…-9 pick it: 1-2 fastest, 3-5 default, 6-7 better, 8-9 best); --codec, --clevel, --filter and --blocksize stay fixed when given, --typesize is a hint; off: C-Blosc2's fixed defaults (blosclz 5, typesize 8, shuffle)")
 	fs.StringVar(&c.codec, "codec", "blosclz", "codec NAME[:META]: blosclz, lz4, lz4hc, zlib, zstd; snappy (--format blosc1 only); for b2nd arrays (--shape): "+
 		"zfp_acc:K (error within 10^K), zfp_prec:P, zfp_rate:PERCENT (of the raw size), ndlz:4 or ndlz:8 (|u1 2-D)")
 	c.clevel, c.typesize = 5, 8
@@ -150,6 +154,72 @@ func (c *cflags) params() (blosc2.CParams, error) {
 		Threads:   threadCount(c.threads),
 		UseDict:   c.dict,
 	}, nil
+}
+
+var tierNames = map[string]blosc2.Tier{
+	"fastest": blosc2.TierFastest, "default": blosc2.TierDefault,
+	"better": blosc2.TierBetter, "best": blosc2.TierBest,
+}
+
+// given reports whether flag name was on the command line.
+func (c *cflags) given(name string) bool {
+	found := false
+	if c.fs != nil {
+		c.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	}
+	return found
+}
+
+// auto returns the automatic mode the flags ask for, or nil. It is on by
+// default where supported (frames of the stream package, single chunks),
+// unless --tier off, or both --codec and --filter are given (the user
+// then chose the parameters). A level shortcut (-1 … -9, --fast, --best)
+// picks the tier; the parameters named by flags are fixed.
+func (c *cflags) auto(supported bool) (*blosc2.Auto, error) {
+	name := strings.ToLower(c.tier)
+	if name == "off" || !supported && name == "" {
+		return nil, nil
+	}
+	if !supported {
+		return nil, fmt.Errorf("--tier works with --format cframe or chunk")
+	}
+	if name == "" {
+		if c.given("codec") && c.given("filter") {
+			return nil, nil
+		}
+		name = "default"
+	}
+	t, ok := tierNames[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown tier %q (fastest, default, better, best, off)", c.tier)
+	}
+	p, err := c.params()
+	if err != nil {
+		return nil, err
+	}
+	a := &blosc2.Auto{Tier: t, Base: p}
+	for l := 1; l <= 9; l++ {
+		if c.given(fmt.Sprint(l)) {
+			a.Tier = blosc2.TierFromLevel(c.clevel)
+		}
+	}
+	if c.given("fast") || c.given("best") {
+		a.Tier = blosc2.TierFromLevel(c.clevel)
+	}
+	for name, fix := range map[string]blosc2.Fixed{
+		"codec": blosc2.FixCodec, "clevel": blosc2.FixLevel, "filter": blosc2.FixFilters, "blocksize": blosc2.FixBlockSize,
+	} {
+		if c.given(name) && (name != "blocksize" || c.blocksize != 0) {
+			a.Fixed |= fix
+		}
+	}
+	if !c.given("typesize") {
+		a.Base.TypeSize = 0
+	}
+	if _, err := blosc2.ChooseCParams(nil, a); err != nil {
+		return nil, err
+	}
+	return a, nil
 }
 
 // threadCount turns --threads 0 into one goroutine per CPU, at most

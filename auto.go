@@ -1,0 +1,559 @@
+package blosc2
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// Tier is a speed tier of the automatic mode ([Auto]), named as
+// klauspost/compress/zstd names its encoder levels. Each tier fixes the
+// codec and level; the filters, the element size and the block size are
+// chosen per chunk by a probe of the chunk itself.
+type Tier uint8
+
+// The tiers, fastest first. Each aims at its Go counterpart's speed with
+// a better ratio, and on every data set of the project's benchmark gives
+// at least the ratio of the fixed defaults ([DefaultCParams]); the
+// README's benchmark table says, file by file, where the aims hold.
+const (
+	// TierFastest compresses with LZ4 (acceleration 1) after the filter
+	// the probe finds best, in 128 KiB blocks (256 KiB unfiltered). It
+	// aims at S2's compression speed and ratio: typed data with
+	// structure (grids, timestamps, sensor signals) beats S2 on both;
+	// text does not (S2's format is the better one there).
+	TierFastest Tier = iota + 1
+	// TierDefault, the default, compresses with Zstd at clevel 2 (zstd
+	// level 3, klauspost's SpeedDefault) in 256 KiB blocks after a
+	// filter, 2 MiB without. It aims at zstd SpeedDefault's ratio (0.97
+	// of it on text) at its speed or above.
+	TierDefault
+	// TierBetter compresses with Zstd at clevel 4 (zstd level 7,
+	// SpeedBetterCompression) in 512 KiB blocks after a filter, 2 MiB
+	// without, aiming at zstd SpeedBetterCompression likewise.
+	TierBetter
+	// TierBest compresses with Zstd at clevel 6 (zstd level 11,
+	// SpeedBestCompression) in 1 MiB blocks after a filter, 4 MiB
+	// without: the best ratio of the four, at the lowest speed.
+	TierBest
+)
+
+// String names the tier as zstd's levels are named ("fastest", "default",
+// "better", "best").
+func (t Tier) String() string {
+	switch t {
+	case TierFastest:
+		return "fastest"
+	case TierDefault:
+		return "default"
+	case TierBetter:
+		return "better"
+	case TierBest:
+		return "best"
+	}
+	return fmt.Sprintf("tier-%d", uint8(t))
+}
+
+// TierFromLevel maps a command-line level 1-9 (zstd's -1 … -9 habit) onto
+// a tier: 1-2 fastest, 3-5 default, 6-7 better, 8-9 best.
+func TierFromLevel(level int) Tier {
+	switch {
+	case level <= 2:
+		return TierFastest
+	case level <= 5:
+		return TierDefault
+	case level <= 7:
+		return TierBetter
+	}
+	return TierBest
+}
+
+// Fixed is a set of parameters the automatic mode takes from
+// [Auto.Base] as given instead of choosing them.
+type Fixed uint8
+
+// The parameters that can be fixed.
+const (
+	FixCodec     Fixed = 1 << iota // Base.Codec and Base.CodecMeta
+	FixLevel                       // Base.Level
+	FixTypeSize                    // Base.TypeSize
+	FixFilters                     // Base.Filters
+	FixBlockSize                   // Base.BlockSize
+)
+
+// Auto configures the automatic mode: per chunk, [ChooseCParams] probes a
+// few sample windows of the chunk (about 1/128 of it, 4-32 KiB) with each
+// candidate filter pipeline (none; shuffle at element sizes 2, 4, 8 and
+// the hinted one; then bitshuffle and shuffle+bytedelta at the sizes
+// whose shuffle came within 20% of the best) under the tier's codec,
+// keeps the smallest (bytedelta, the slowest to decode, must win by 4%),
+// and picks the block size from the tier and the winner: at most half
+// the chunk, at least 32 KiB. The choice depends only on the chunk's
+// bytes and on a, so the output is deterministic.
+type Auto struct {
+	// Tier is the speed tier; 0 means TierDefault.
+	Tier Tier
+	// Fixed names the parameters taken from Base unchanged.
+	Fixed Fixed
+	// Base holds the fixed parameters and those the mode never chooses
+	// (SplitMode, UseDict, Threads). Base.TypeSize, when not fixed and
+	// above 1, is a hint: that element size is among the candidates.
+	Base CParams
+}
+
+// DefaultAuto returns the automatic mode at tier t with nothing fixed.
+func DefaultAuto(t Tier) Auto {
+	b := DefaultCParams()
+	b.TypeSize = 0
+	return Auto{Tier: t, Base: b}
+}
+
+type tierParams struct {
+	codec     codec.ID
+	level     int
+	blockSize int // for unfiltered (text-like) data
+	typedBS   int // for filtered data
+}
+
+var tiers = [...]tierParams{
+	TierFastest: {LZ4, 9, 256 << 10, 128 << 10},
+	TierDefault: {Zstd, 2, 2 << 20, 256 << 10},
+	TierBetter:  {Zstd, 4, 2 << 20, 512 << 10},
+	TierBest:    {Zstd, 6, 4 << 20, 1 << 20},
+}
+
+func (a *Auto) tier() tierParams {
+	t := a.Tier
+	if t < TierFastest || t > TierBest {
+		t = TierDefault
+	}
+	return tiers[t]
+}
+
+// validate checks a's tier and fixed parameters.
+func (a *Auto) validate() error {
+	if a.Tier > TierBest {
+		return fmt.Errorf("%w: tier %d", ErrInvalidOption, a.Tier)
+	}
+	if a.Base.Format != ChunkBlosc2 {
+		return fmt.Errorf("%w: the automatic mode writes Blosc2 chunks only", ErrInvalidOption)
+	}
+	p := a.base(DefaultCParams().Filters, 8)
+	_, err := p.validate()
+	return err
+}
+
+// base returns a's parameters with the tier's codec and level where not
+// fixed, and the given filters and typesize where not fixed.
+func (a *Auto) base(filters [MaxFilters]Filter, ts int) CParams {
+	p := a.Base
+	tp := a.tier()
+	if a.Fixed&FixCodec == 0 {
+		p.Codec, p.CodecMeta = tp.codec, 0
+	}
+	if a.Fixed&FixLevel == 0 {
+		p.Level = tp.level
+	}
+	if a.Fixed&FixFilters == 0 {
+		p.Filters = filters
+	}
+	if a.Fixed&FixTypeSize == 0 {
+		p.TypeSize = ts
+	}
+	if p.TypeSize == 0 {
+		p.TypeSize = 1
+	}
+	return p
+}
+
+// Probe sampling: windows of probeWindow bytes (a multiple of every
+// candidate element size), about one 128th of the chunk in all (one
+// 256th for the fastest tier), at least probeMin bytes and at most
+// probeMax.
+const (
+	probeWindow = 16 << 10
+	probeMin    = 4 << 10
+	probeMax    = 32 << 10
+)
+
+// ChooseCParams returns the parameters the automatic mode a (nil: the
+// default tier, nothing fixed) compresses src with as one chunk.
+func ChooseCParams(src []byte, a *Auto) (CParams, error) {
+	if a == nil {
+		d := DefaultAuto(TierDefault)
+		a = &d
+	}
+	if err := a.validate(); err != nil {
+		return CParams{}, err
+	}
+	return a.choose(src), nil
+}
+
+// candidate is one filter pipeline and element size.
+type candidate struct {
+	ts      int
+	filters [MaxFilters]Filter
+}
+
+var probePool = sync.Pool{New: func() any { return new(probeBufs) }}
+
+type probeBufs struct{ sample, out []byte }
+
+func (a *Auto) choose(src []byte) CParams {
+	tp := a.tier()
+	hint := 0
+	if a.Fixed&FixTypeSize == 0 && a.Base.TypeSize > 1 && a.Base.TypeSize <= 16 {
+		hint = a.Base.TypeSize
+	}
+	best := a.probe(src, hint)
+	p := a.base(best.filters, best.ts)
+	if a.Fixed&FixBlockSize == 0 {
+		bs := tp.blockSize
+		if filtered(&p) {
+			bs = tp.typedBS
+		}
+		// At least two blocks per chunk where the chunk allows, so that
+		// its blocks keep goroutines busy; this depends on len(src) only.
+		bs = min(bs, max(32<<10, (len(src)+1)/2))
+		p.BlockSize = max(bs/p.TypeSize*p.TypeSize, p.TypeSize)
+		if p.BlockSize >= len(src) {
+			p.BlockSize = 0
+		}
+	}
+	return p
+}
+
+// filtered reports whether p has a shuffle or bitshuffle that acts.
+func filtered(p *CParams) bool {
+	for _, f := range p.Filters {
+		if (f.ID == Shuffle || f.ID == BitShuffle) && p.TypeSize > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// probe returns the candidate that compresses src's sample windows
+// smallest (the earliest on a tie). Candidates of one stage run on up to
+// Base.Threads goroutines; the choice does not depend on how many.
+func (a *Auto) probe(src []byte, hint int) candidate {
+	fixedTS := a.Fixed&FixTypeSize != 0
+	baseTS := max(a.Base.TypeSize, 1)
+	none := candidate{ts: 1}
+	if fixedTS {
+		none.ts = baseTS
+	}
+	if a.Fixed&FixFilters != 0 {
+		none.filters = a.Base.Filters
+		if fixedTS {
+			return none
+		}
+	}
+	bufs := probePool.Get().(*probeBufs)
+	defer probePool.Put(bufs)
+	// LZ4's tier compresses fastest: it gets half the sample.
+	div := 128
+	if a.tier().codec == LZ4 {
+		div = 256
+	}
+	sample := sampleOf(src, bufs, div)
+	if len(sample) == 0 {
+		return none
+	}
+	tss := tsCandidates(hint)
+	if fixedTS {
+		tss = []int{baseTS}
+	}
+	if a.Fixed&FixFilters != 0 {
+		// Only the element size is open: try each.
+		cands := []candidate{none}
+		for _, ts := range tss {
+			cands = append(cands, candidate{ts: ts, filters: a.Base.Filters})
+		}
+		best, _ := a.smallest(sample, cands)
+		return best
+	}
+	// Stage 1: no filter, and byte shuffle at each element size.
+	shuf := Pipeline(Filter{ID: Shuffle})
+	cands := []candidate{none}
+	for _, ts := range tss {
+		if ts > 1 {
+			cands = append(cands, candidate{ts: ts, filters: shuf})
+		}
+	}
+	sizes := a.sizes(sample, cands)
+	best, bestN := cands[0], sizes[0]
+	shufN := 0
+	for i, n := range sizes[1:] {
+		if n < bestN {
+			best, bestN = cands[i+1], n
+		}
+		if shufN == 0 || n < shufN {
+			shufN = n
+		}
+	}
+	if len(cands) == 1 {
+		return best
+	}
+	// Stage 2: bitshuffle and shuffle+bytedelta at the element sizes
+	// whose shuffle came within a fifth of the best one.
+	var more []candidate
+	for i, n := range sizes[1:] {
+		if n <= shufN+shufN/5 {
+			ts := cands[i+1].ts
+			more = append(more,
+				candidate{ts: ts, filters: Pipeline(Filter{ID: BitShuffle})},
+				// ByteDelta's meta names its stream count: with meta 0,
+				// C-Blosc2 takes the frame's typesize, not the chunk's.
+				candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
+		}
+	}
+	for i, n := range a.sizes(sample, more) {
+		if i%2 == 1 {
+			// Bytedelta's decoding is a running sum, slower than the
+			// other filters: it must win by more than 4%.
+			n += n / 25
+		}
+		if n < bestN {
+			best, bestN = more[i], n
+		}
+	}
+	return best
+}
+
+// smallest returns the candidate compressing sample smallest, the
+// earliest on a tie, and its size.
+func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
+	sizes := a.sizes(sample, cands)
+	best := 0
+	for i, n := range sizes {
+		if n < sizes[best] {
+			best = i
+		}
+	}
+	return cands[best], sizes[best]
+}
+
+// sizes returns the size of sample's chunk under each candidate,
+// computed on up to Base.Threads goroutines.
+func (a *Auto) sizes(sample []byte, cands []candidate) []int {
+	sizes := make([]int, len(cands))
+	size := func(i int, out []byte) []byte {
+		p := a.base(cands[i].filters, cands[i].ts)
+		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd {
+			// zstd's default level (clevel 2) ranks the candidates as its
+			// slower ones do, at a fraction of their time. Not its
+			// fastest: that one stores most small windows of noisy
+			// data, which hides what the filters gain.
+			p.Level = min(p.Level, 2)
+		}
+		p.BlockSize = min(probeWindow, len(sample))
+		p.Threads = 1
+		p.UseDict = false
+		out, err := Compress(out[:0], sample, &p)
+		sizes[i] = len(out)
+		if err != nil {
+			sizes[i] = len(sample) + MaxOverhead
+		}
+		return out
+	}
+	threads := min(a.Base.Threads, len(cands))
+	if threads <= 1 {
+		bufs := probePool.Get().(*probeBufs)
+		for i := range cands {
+			bufs.out = size(i, bufs.out)
+		}
+		probePool.Put(bufs)
+		return sizes
+	}
+	var wg sync.WaitGroup
+	var next sync.Mutex
+	k := 0
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bufs := probePool.Get().(*probeBufs)
+			defer probePool.Put(bufs)
+			for {
+				next.Lock()
+				i := k
+				k++
+				next.Unlock()
+				if i >= len(cands) {
+					return
+				}
+				bufs.out = size(i, bufs.out)
+			}
+		}()
+	}
+	wg.Wait()
+	return sizes
+}
+
+// tsCandidates are the element sizes tried: 2, 4, 8 and the hint.
+func tsCandidates(hint int) []int {
+	ts := []int{2, 4, 8}
+	if hint > 1 && hint != 2 && hint != 4 && hint != 8 {
+		ts = append(ts, hint)
+	}
+	return ts
+}
+
+// sampleOf gathers src's probe windows, evenly spaced and aligned to 16
+// bytes from the chunk's start, into bufs.sample.
+func sampleOf(src []byte, bufs *probeBufs, div int) []byte {
+	total := min(max(len(src)/div, probeMin), probeMax)
+	if total >= len(src) {
+		return src
+	}
+	w := min(probeWindow, total)
+	k := max(total/w, 1)
+	s := bufs.sample[:0]
+	for i := range k {
+		off := (len(src) - w) / k * i
+		off &^= 15
+		if i == k-1 && k > 1 {
+			off = (len(src) - w) &^ 15
+		}
+		s = append(s, src[off:off+w]...)
+	}
+	bufs.sample = s
+	return s
+}
+
+// CompressAuto compresses src into one chunk with the parameters
+// [ChooseCParams] chooses, appends it to dst and returns the extended
+// slice and those parameters. A chunk whose elements all repeat one
+// value (of 1, 2, 4, 8 or 16 bytes, or the fixed typesize) becomes a
+// special chunk: zeros, or the value stored once.
+func CompressAuto(dst, src []byte, a *Auto) ([]byte, CParams, error) {
+	if a == nil {
+		d := DefaultAuto(TierDefault)
+		a = &d
+	}
+	if err := a.validate(); err != nil {
+		return dst, CParams{}, err
+	}
+	if len(src) > MaxBufferSize {
+		return dst, CParams{}, fmt.Errorf("%w: %d bytes in one chunk, at most %d", ErrTooLarge, len(src), MaxBufferSize)
+	}
+	if out, p, ok := a.special(dst, src); ok {
+		return out, p, nil
+	}
+	p := a.choose(src)
+	out, err := Compress(dst, src, &p)
+	return out, p, err
+}
+
+// special writes src as a special chunk when it is one value repeated.
+func (a *Auto) special(dst, src []byte) ([]byte, CParams, bool) {
+	if len(src) < MinBufferSize {
+		return dst, CParams{}, false
+	}
+	periods := []int{1, 2, 4, 8, 16}
+	if a.Fixed&FixTypeSize != 0 {
+		periods = []int{max(a.Base.TypeSize, 1)}
+	}
+	for _, ts := range periods {
+		if ts > len(src) || len(src)%ts != 0 || !repeats(src, ts) {
+			continue
+		}
+		p := a.base([MaxFilters]Filter{}, ts)
+		var out []byte
+		var err error
+		if _, zero := runByte(src[:ts]); zero && src[0] == 0 {
+			out, err = AppendSpecial(dst, SpecialZero, len(src), ts, 0, nil)
+		} else {
+			out, err = AppendSpecial(dst, SpecialValue, len(src), ts, 0, src[:ts])
+		}
+		if err != nil {
+			return dst, CParams{}, false
+		}
+		return out, p, true
+	}
+	return dst, CParams{}, false
+}
+
+// repeats reports whether src is its first ts bytes over and over.
+func repeats(src []byte, ts int) bool {
+	if !bytes.Equal(src[:ts], src[len(src)-ts:]) {
+		return false
+	}
+	// Doubling comparison: src[:n] repeats, then compare the next n.
+	n := ts
+	for n < len(src) {
+		m := min(n, len(src)-n)
+		if !bytes.Equal(src[n:n+m], src[:m]) {
+			return false
+		}
+		n += m
+	}
+	return true
+}
+
+// Choice describes what a chunk's header says was chosen for it, as the
+// automatic mode's reports show it: the codec, the filters with the
+// element size ("zstd shuffle+bytedelta/8", "lz4 nofilter/1"), or the
+// kind of a special chunk ("special-zero").
+func (h *Header) Choice() string {
+	if s := h.Special(); s != SpecialNone {
+		return "special-" + s.String()
+	}
+	var names []byte
+	for _, f := range h.Filters {
+		if f.ID == NoFilter {
+			continue
+		}
+		if len(names) > 0 {
+			names = append(names, '+')
+		}
+		names = append(names, filterName(f.ID)...)
+	}
+	if len(names) == 0 {
+		names = append(names, "nofilter"...)
+	}
+	s := fmt.Sprintf("%s %s/%d", codec.Name(h.Codec), names, h.TypeSize)
+	if h.Memcpyed() {
+		s += " memcpyed"
+	}
+	return s
+}
+
+// filterName is the command line's name of a filter id.
+func filterName(id FilterID) string {
+	switch id {
+	case Shuffle:
+		return "shuffle"
+	case BitShuffle:
+		return "bitshuffle"
+	case Delta:
+		return "delta"
+	case TruncPrec:
+		return "truncprec"
+	case ByteDelta:
+		return "bytedelta"
+	case ByteDeltaBuggy:
+		return "bytedelta-old"
+	}
+	return fmt.Sprintf("filter-%d", id)
+}
+
+// FrameCParams returns the parameters a frame written in the automatic
+// mode records in its header, before any chunk is seen: the tier's codec
+// and level (or the fixed ones), the fixed or hinted typesize (else 1),
+// the fixed filters (else none). Each chunk's own header says what was
+// chosen for it.
+func (a *Auto) FrameCParams() CParams {
+	ts := 1
+	if a.Base.TypeSize > 1 {
+		ts = a.Base.TypeSize
+	}
+	p := a.base([MaxFilters]Filter{}, ts)
+	if a.Fixed&FixBlockSize == 0 {
+		p.BlockSize = 0
+	}
+	return p
+}

@@ -1,0 +1,212 @@
+package blosc2
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// synthText is log-like text: lines of words drawn from a small vocabulary
+// with numbers in them.
+func synthText(n int) []byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	words := []string{"INFO", "WARN", "connection", "from", "closed", "user", "session", "opened", "for", "request", "GET", "/api/v1/items", "status", "took", "ms", "retry", "host", "node-7"}
+	var b bytes.Buffer
+	for b.Len() < n {
+		fmt.Fprintf(&b, "2024-05-%02d 12:%02d:%02d.%03d", 1+r.IntN(28), r.IntN(60), r.IntN(60), r.IntN(1000))
+		for range 4 + r.IntN(8) {
+			b.WriteByte(' ')
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		fmt.Fprintf(&b, " id=%d\n", r.IntN(100000))
+	}
+	return b.Bytes()[:n]
+}
+
+// synthF64 is a smooth float64 series (a slow sine with a trend).
+func synthF64(n int) []byte {
+	b := make([]byte, n*8)
+	for i := range n {
+		v := 20 + 5*math.Sin(float64(i)/500) + float64(i)*1e-4
+		binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(v))
+	}
+	return b
+}
+
+// synthI16 is a smooth int16 signal with a little noise.
+func synthI16(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 4))
+	b := make([]byte, n*2)
+	for i := range n {
+		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(16)))
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
+	}
+	return b
+}
+
+func repeatValue(v []byte, n int) []byte { return bytes.Repeat(v, n/len(v)) }
+
+var allTiers = []Tier{TierFastest, TierDefault, TierBetter, TierBest}
+
+// TestAutoChoices: on data of known structure the probe finds it.
+func TestAutoChoices(t *testing.T) {
+	shuffled := func(p CParams) bool {
+		for _, f := range p.Filters {
+			if f.ID == Shuffle || f.ID == BitShuffle {
+				return true
+			}
+		}
+		return false
+	}
+	for _, tier := range allTiers {
+		a := DefaultAuto(tier)
+		t.Run(tier.String(), func(t *testing.T) {
+			p, err := ChooseCParams(synthText(1<<20), &a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shuffled(p) {
+				t.Errorf("text: chose %v typesize %d, want no shuffle", p.Filters, p.TypeSize)
+			}
+			p, _ = ChooseCParams(synthF64(1<<17), &a)
+			if !shuffled(p) || p.TypeSize != 8 {
+				t.Errorf("smooth f64: chose %v typesize %d, want a shuffle of 8-byte elements", p.Filters, p.TypeSize)
+			}
+			p, _ = ChooseCParams(synthI16(1<<19), &a)
+			if !shuffled(p) || p.TypeSize != 2 {
+				t.Errorf("i16: chose %v typesize %d, want a shuffle of 2-byte elements", p.Filters, p.TypeSize)
+			}
+			want := map[Tier]codecWant{TierFastest: {LZ4, 9}, TierDefault: {Zstd, 2}, TierBetter: {Zstd, 4}, TierBest: {Zstd, 6}}[tier]
+			if p.Codec != want.id || p.Level != want.level {
+				t.Errorf("codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+			}
+		})
+	}
+}
+
+type codecWant struct {
+	id    codec.ID
+	level int
+}
+
+// TestAutoSpecial: a chunk of one repeated value becomes a special chunk.
+func TestAutoSpecial(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		kind Special
+	}{
+		{"zeros", make([]byte, 1<<20), SpecialZero},
+		{"f64", repeatValue(synthF64(1)[:8], 1<<20), SpecialValue},
+		{"byte", repeatValue([]byte{7}, 100000), SpecialValue},
+		{"i16", repeatValue([]byte{1, 2}, 100002), SpecialValue},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			chunk, _, err := CompressAuto(nil, tc.src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, err := ParseHeader(chunk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if h.Special() != tc.kind {
+				t.Fatalf("special kind %v, want %v (%s)", h.Special(), tc.kind, h.Choice())
+			}
+			if len(chunk) > ExtendedHeaderLen+16 {
+				t.Fatalf("special chunk of %d bytes", len(chunk))
+			}
+			got, err := Decompress(nil, chunk)
+			if err != nil || !bytes.Equal(got, tc.src) {
+				t.Fatalf("round trip: %v", err)
+			}
+		})
+	}
+}
+
+// TestAutoDeterministic: the chunk depends on the data and the tier only,
+// not on the number of goroutines, and decodes to the input.
+func TestAutoDeterministic(t *testing.T) {
+	inputs := map[string][]byte{
+		"text":  synthText(300000),
+		"f64":   synthF64(70000),
+		"i16":   synthI16(200001),
+		"mixed": append(synthText(100000), synthF64(20000)...),
+		"tiny":  []byte("tiny"),
+		"empty": nil,
+	}
+	for _, tier := range allTiers {
+		for name, src := range inputs {
+			var first []byte
+			for _, threads := range []int{1, 2, 5} {
+				a := DefaultAuto(tier)
+				a.Base.Threads = threads
+				chunk, p, err := CompressAuto(nil, src, &a)
+				if err != nil {
+					t.Fatalf("%v %s: %v", tier, name, err)
+				}
+				if first == nil {
+					first = chunk
+					got, err := Decompress(nil, chunk)
+					if err != nil || !bytes.Equal(got, src) {
+						t.Fatalf("%v %s: round trip: %v", tier, name, err)
+					}
+				} else if !bytes.Equal(chunk, first) {
+					t.Fatalf("%v %s: threads %d gives other bytes (%v)", tier, name, threads, p.Filters)
+				}
+			}
+		}
+	}
+}
+
+// TestAutoFixed: fixed parameters are kept; a hinted typesize is a
+// candidate only.
+func TestAutoFixed(t *testing.T) {
+	src := synthF64(1 << 16)
+	a := DefaultAuto(TierDefault)
+	a.Fixed = FixCodec | FixLevel | FixFilters | FixTypeSize | FixBlockSize
+	a.Base = CParams{Codec: LZ4, Level: 3, TypeSize: 4, Filters: Pipeline(Filter{ID: BitShuffle}), BlockSize: 8192}
+	p, err := ChooseCParams(src, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Codec != LZ4 || p.Level != 3 || p.TypeSize != 4 || p.Filters != a.Base.Filters || p.BlockSize != 8192 {
+		t.Fatalf("fixed parameters changed: %+v", p)
+	}
+	a.Fixed = FixFilters
+	p, _ = ChooseCParams(src, &a)
+	if p.Filters != a.Base.Filters || p.Codec != Zstd || p.TypeSize != 8 {
+		t.Fatalf("only the filters fixed: %+v", p)
+	}
+	a.Fixed = FixTypeSize
+	a.Base.TypeSize = 2
+	p, _ = ChooseCParams(src, &a)
+	if p.TypeSize != 2 {
+		t.Fatalf("typesize fixed at 2, chose %d", p.TypeSize)
+	}
+	if _, err := ChooseCParams(src, &Auto{Tier: 9}); err == nil {
+		t.Fatal("tier 9 accepted")
+	}
+}
+
+// TestTierFromLevel: -1 … -9 map onto the tiers as the README says.
+func TestTierFromLevel(t *testing.T) {
+	want := []Tier{TierFastest, TierFastest, TierFastest, TierDefault, TierDefault, TierDefault, TierBetter, TierBetter, TierBest, TierBest}
+	for l := 0; l <= 9; l++ {
+		if got := TierFromLevel(l); got != want[l] {
+			t.Errorf("TierFromLevel(%d) = %v, want %v", l, got, want[l])
+		}
+	}
+	for _, tier := range allTiers {
+		a := DefaultAuto(tier)
+		p := a.FrameCParams()
+		if p.Codec != tiers[tier].codec || p.Level != tiers[tier].level || p.Filters != ([MaxFilters]Filter{}) {
+			t.Errorf("%v: frame parameters %+v", tier, p)
+		}
+	}
+}
