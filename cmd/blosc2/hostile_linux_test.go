@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -39,46 +38,16 @@ type measured struct {
 	took    time.Duration
 }
 
-// measureEnv makes the test binary a launcher (see TestMain): it runs the
-// command its arguments name and writes the command's peak resident
-// memory to file descriptor 3. The command must not be started from the
-// test process itself: a child inherits, in ru_maxrss, the memory of the
-// process it was forked from before its exec, and the test process holds
-// hundreds of megabytes of crafted frames.
-const measureEnv = "BLOSC2_TEST_MEASURE"
-
-// measureChild runs args, as /usr/bin/time does, and returns its exit
-// code after writing its ru_maxrss in bytes to file descriptor 3.
-func measureChild(args []string) int {
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		fmt.Fprintln(os.Stderr, "launcher:", err)
-		return 125
-	}
-	report := os.NewFile(3, "report")
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && report != nil {
-		fmt.Fprint(report, ru.Maxrss<<10) // KiB on Linux
-		report.Close()
-	}
-	return cmd.ProcessState.ExitCode()
-}
-
 // runMeasured runs the built command with stdin (nil: none) through the
-// launcher and reports its peak resident memory (ru_maxrss, what
-// /usr/bin/time -f %M prints) and its time; it kills it past hostileTime.
+// launcher (testdata/launcher: the test process's own memory would count
+// in a child it starts) and reports its peak resident memory (ru_maxrss,
+// what /usr/bin/time -f %M prints) and its time; it kills it past
+// hostileTime.
 func runMeasured(t *testing.T, stdin io.Reader, args ...string) measured {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), hostileTime)
 	defer cancel()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.CommandContext(ctx, self, append([]string{binPath}, args...)...)
-	cmd.Env = append(os.Environ(), measureEnv+"=1")
+	cmd := exec.CommandContext(ctx, launcherPath, append([]string{binPath}, args...)...)
 	cmd.Stdin = stdin
 	var e bytes.Buffer
 	cmd.Stderr = &e

@@ -19,20 +19,24 @@ import (
 // exit codes, signals, terminals and the file system run the real binary.
 var binPath string
 
+// launcherPath is testdata/launcher, built by TestMain: it runs a command
+// and reports its peak resident memory (see runMeasured).
+var launcherPath string
+
 func TestMain(m *testing.M) {
-	if os.Getenv(measureEnv) != "" {
-		os.Exit(measureChild(os.Args[1:]))
-	}
 	dir, err := os.MkdirTemp("", "blosc2-cmd-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	binPath = filepath.Join(dir, "blosc2")
-	if out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, out)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	launcherPath = filepath.Join(dir, "launcher")
+	for _, b := range [][2]string{{binPath, "."}, {launcherPath, "./testdata/launcher"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", b[1], err, out)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
