@@ -48,19 +48,29 @@ func (b *budget) reserve(n int64, stop, closing <-chan struct{}) bool {
 	}
 }
 
-// release returns n reserved bytes.
-func (b *budget) release(n int64) {
-	b.mu.Lock()
-	b.used -= n
-	b.mu.Unlock()
-	b.signal()
-}
-
 func (b *budget) signal() {
 	select {
 	case b.freed <- struct{}{}:
 	default:
 	}
+}
+
+// releaseKeeping returns n reserved bytes and, in the same step, keeps buf
+// (whose capacity they covered) among the spares of ch: done apart, the
+// fetcher waiting to reserve would take the bytes first, the buffer
+// would be dropped and the next chunk allocate another, churning memory.
+func (b *budget) releaseKeeping(n int64, ch chan []byte, buf []byte) {
+	b.mu.Lock()
+	b.used -= n
+	if c := int64(cap(buf)); c > 0 && c <= n {
+		select {
+		case ch <- buf[:0]:
+			b.spares.held.Add(c)
+		default:
+		}
+	}
+	b.mu.Unlock()
+	b.signal()
 }
 
 // keep moves buf into the spares of ch if the budget has room for its

@@ -423,8 +423,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				c := d.compressed
 				d.compressed = nil
 				d.reserved -= int64(cap(c))
-				ra.budget.release(int64(cap(c)))
-				ra.budget.keep(ra.freeC, c)
+				ra.budget.releaseKeeping(int64(cap(c)), ra.freeC, c)
 				close(d.done)
 			}
 		}()
@@ -436,10 +435,11 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 // buffer, recycled.
 func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 	if ra.last != nil {
-		ra.budget.release(ra.last.reserved)
+		ra.budget.releaseKeeping(ra.last.reserved, ra.free, prev)
 		ra.last = nil
+	} else {
+		ra.budget.keep(ra.free, prev)
 	}
-	ra.budget.keep(ra.free, prev)
 	var d *decoded
 	var ok bool
 	select {
