@@ -605,11 +605,25 @@ func (r *Reader) chunkRange(i int) (int64, int, error) {
 // frame (one chunk header each) and derives the size of the one implied
 // chunk it may have.
 func (r *Reader) buildLayout() {
+	// The layout takes 8 bytes a chunk: within the memory cap, as the
+	// index is (a repeated-value index of millions of entries takes none).
+	if need := 8 * (int64(r.nchunks) + 1); r.dp.MaxNbytes > 0 && need > int64(r.dp.MaxNbytes) {
+		r.layoutErr = fmt.Errorf("%w: the sizes of %d variable-size chunks take %d bytes, more than the %d allowed", blosc2.ErrTooLarge, r.nchunks, need, r.dp.MaxNbytes)
+		return
+	}
 	starts := make([]int64, r.nchunks+1)
 	special := -1
 	var total int64
+	// Entries that repeat one stored chunk (a looping index) read its
+	// header once.
+	lastEntry, lastN := int64(-1), int64(0)
 	for i := range r.nchunks {
 		e := r.idx.At(i)
+		if e >= 0 && e == lastEntry {
+			starts[i+1] = lastN
+			total += lastN
+			continue
+		}
 		if e < 0 {
 			if special >= 0 {
 				r.layoutErr = fmt.Errorf("%w: variable-size frame with implied chunks %d and %d: their sizes are unknowable", blosc2.ErrCorrupt, special, i)
@@ -631,6 +645,7 @@ func (r *Reader) buildLayout() {
 		n := int64(p.Nbytes)
 		starts[i+1] = n
 		total += n
+		lastEntry, lastN = e, n
 	}
 	if special >= 0 {
 		n := r.h.Nbytes - total

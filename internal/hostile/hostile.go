@@ -81,6 +81,15 @@ func LoopingIndex(chunk []byte, n int) []byte {
 	return assemble(p.TypeSize, p.Nbytes, int64(n)*int64(p.Nbytes), [][]byte{chunk}, index)
 }
 
+// VariableLoopingIndex is LoopingIndex in a variable-size frame
+// (chunksize 0): a reader lays out every chunk's size, 8 bytes each.
+func VariableLoopingIndex(chunk []byte, n int) []byte {
+	index, err := frame.AppendRepeatIndex(nil, n, 0)
+	must(err)
+	p := prefix(chunk)
+	return assemble(p.TypeSize, 0, int64(n)*int64(p.Nbytes), [][]byte{chunk}, index)
+}
+
 // HugeIndex is a frame of one stored chunk whose zstd-compressed index
 // declares n entries (8n bytes once decoded), alternately the chunk and a
 // zero chunk: a few hundred kilobytes that ask for hundreds of megabytes
