@@ -14,6 +14,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
 // pluginCase is one array written with a plugin codec or filter.
@@ -120,13 +121,7 @@ func pluginData(c *pluginCase, itemsize int, n int64, rng *rand.Rand) []byte {
 // ones the input. ZFP accuracy arrays must also keep every finite value
 // within the tolerance. Skipped without the C build.
 func TestPluginsGoToC(t *testing.T) {
-	b2c := os.Getenv("BLOSC2_B2C")
-	if b2c == "" {
-		b2c = "/work/cref/bin/b2c"
-	}
-	if _, err := os.Stat(b2c); err != nil {
-		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C to run this test", b2c)
-	}
+	b2c := testvec.B2C(t)
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(17, 17))
 	cases := pluginCases()

@@ -12,25 +12,14 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
 // b2c returns the path of the C-Blosc2 3.3.2 reference CLI, or skips.
-func b2c(t *testing.T) string {
-	t.Helper()
-	p := b2cPath()
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C", p)
-	}
-	return p
-}
+func b2c(t *testing.T) string { return testvec.B2C(t) }
 
 // b2cPath is where the C-Blosc2 reference CLI is looked for.
-func b2cPath() string {
-	if p := os.Getenv("BLOSC2_B2C"); p != "" {
-		return p
-	}
-	return "/work/cref/bin/b2c"
-}
+func b2cPath() string { return testvec.B2CPath() }
 
 // cInfo is the part of `b2c info` this test reads.
 type cInfo struct {

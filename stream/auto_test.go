@@ -11,6 +11,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
 // autoData mixes kinds of data, so that chunks of one stream get
@@ -120,13 +121,7 @@ func TestAutoOptions(t *testing.T) {
 
 // TestAutoCInterop: C-Blosc2 3.3.2 decodes automatic frames bit-exact.
 func TestAutoCInterop(t *testing.T) {
-	bin := os.Getenv("BLOSC2_B2C")
-	if bin == "" {
-		bin = "/work/cref/bin/b2c"
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C", bin)
-	}
+	bin := testvec.B2C(t)
 	data := autoData(t)
 	for _, tier := range []blosc2.Tier{blosc2.TierFastest, blosc2.TierDefault, blosc2.TierBetter, blosc2.TierBest} {
 		dir := t.TempDir()

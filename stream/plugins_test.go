@@ -17,13 +17,7 @@ import (
 // the chunks' bytes exactly as C-Blosc2 decodes them (b2c
 // decompress-frame). Skipped without the C build.
 func TestPluginFramesAgainstC(t *testing.T) {
-	b2c := os.Getenv("BLOSC2_B2C")
-	if b2c == "" {
-		b2c = "/work/cref/bin/b2c"
-	}
-	if _, err := os.Stat(b2c); err != nil {
-		t.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C to run this test", b2c)
-	}
+	b2c := testvec.B2C(t)
 	dir := t.TempDir()
 	for i, v := range testvec.LoadPlugins(t) {
 		if testing.Short() && i%3 != 0 {

@@ -244,3 +244,23 @@ func le64(b []byte, v uint64) []byte {
 	}
 	return b
 }
+
+// B2CPath is where the tests look for the C-Blosc2 3.3.2 reference CLI
+// (b2c, built outside the repository): $BLOSC2_B2C, or /work/cref/bin/b2c.
+func B2CPath() string {
+	if p := os.Getenv("BLOSC2_B2C"); p != "" {
+		return p
+	}
+	return "/work/cref/bin/b2c"
+}
+
+// B2C returns B2CPath, or skips the test, saying why, when nothing is
+// there.
+func B2C(tb testing.TB) string {
+	tb.Helper()
+	p := B2CPath()
+	if _, err := os.Stat(p); err != nil {
+		tb.Skipf("C-Blosc2 reference CLI not found (%s); set BLOSC2_B2C to run this test", p)
+	}
+	return p
+}
