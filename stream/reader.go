@@ -140,7 +140,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 			return 0, err
 		}
 		r.chunk = c
-		if err := fitsMemory(c, pos, int64(r.opts.maxMemory)); err != nil {
+		if _, err := fitsMemory(c, pos, int64(r.opts.maxMemory)); err != nil {
 			return 0, err
 		}
 		if v, ok, err := newVirtualChunk(c, pos.run); err != nil {
@@ -322,6 +322,7 @@ type decoded struct {
 	compressed []byte
 	out        []byte
 	reserved   int64 // bytes of the budget this chunk holds
+	room       int64 // of which its decoded bytes may take (decodedRoom)
 	err        error
 	done       chan struct{}
 }
@@ -344,14 +345,15 @@ func decodedRoom(c []byte) int64 {
 	}
 }
 
-// fitsMemory is nil when chunk c, compressed and decoded, fits in limit
-// bytes, and otherwise an error wrapping blosc2.ErrTooLarge.
-func fitsMemory(c []byte, pos chunkPos, limit int64) error {
-	if room := decodedRoom(c); int64(cap(c))+room > limit {
-		return pos.wrap(fmt.Errorf("%w: the chunk takes %d bytes compressed and up to %d decoded, more than the memory cap of %d (WithMaxMemory)",
+// fitsMemory returns the room decoding chunk c takes (decodedRoom), and
+// an error wrapping blosc2.ErrTooLarge when c, compressed and decoded,
+// does not fit in limit bytes.
+func fitsMemory(c []byte, pos chunkPos, limit int64) (room int64, err error) {
+	if room = decodedRoom(c); int64(cap(c))+room > limit {
+		return room, pos.wrap(fmt.Errorf("%w: the chunk takes %d bytes compressed and up to %d decoded, more than the memory cap of %d (WithMaxMemory)",
 			blosc2.ErrTooLarge, len(c), room, limit))
 	}
-	return nil
+	return room, nil
 }
 
 func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}) *readAhead {
@@ -372,10 +374,9 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			c, pos, err := src.Next(ra.take(ra.freeC))
 			d := &decoded{pos: pos, compressed: c, err: err, done: make(chan struct{})}
 			if err == nil {
-				d.reserved = int64(cap(c)) + decodedRoom(c)
-				if d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil {
-					d.reserved, d.compressed = 0, nil
-				} else if !ra.budget.reserve(d.reserved, ra.quit, ra.closing) {
+				if d.room, d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil {
+					d.compressed = nil
+				} else if d.reserved = int64(cap(c)) + d.room; !ra.budget.reserve(d.reserved, ra.quit, ra.closing) {
 					return
 				}
 			}
@@ -406,9 +407,8 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		go func() { // decoders
 			defer ra.wg.Done()
 			for d := range work {
-				room := decodedRoom(d.compressed)
 				buf := ra.take(ra.free)
-				if int64(cap(buf)) > room {
+				if int64(cap(buf)) > d.room {
 					buf = nil // larger than the reservation covers
 				}
 				if v, ok, err := newVirtualChunk(d.compressed, d.pos.run); err != nil {
