@@ -26,8 +26,36 @@ const (
 	foldMin     = superblock
 )
 
-// shifts[j] is x^(8·j·streamLen) mod P: a CRC carried past j streams.
-var shifts = [4]uint32{1: crcShift(1<<31, streamLen), 2: crcShift(1<<31, 2*streamLen), 3: crcShift(1<<31, 3*streamLen)}
+// shifted[j-1] carries a CRC past j streams: shifted[j-1].mul(c) is
+// c·x^(8·j·streamLen) mod P. The combination of a superblock's four CRCs
+// costs twelve table loads; mulModP's bit loop, whose branches the data
+// decides, cost a third as much as the kernel's pass over the 62 KiB.
+var shifted = func() (t [3]*mulTable) {
+	if foldCRC {
+		for j := range t {
+			t[j] = newMulTable(crcShift(1<<31, uint32(j+1)*streamLen))
+		}
+	}
+	return t
+}()
+
+// A mulTable multiplies by a constant k modulo P a byte at a time:
+// multiplication distributes over the XOR of a value's four bytes.
+type mulTable [4][256]uint32
+
+func newMulTable(k uint32) *mulTable {
+	t := new(mulTable)
+	for i := range t {
+		for b := range t[i] {
+			t[i][b] = mulModP(k, uint32(b)<<(8*i))
+		}
+	}
+	return t
+}
+
+func (t *mulTable) mul(c uint32) uint32 {
+	return t[0][byte(c)] ^ t[1][byte(c>>8)] ^ t[2][byte(c>>16)] ^ t[3][c>>24]
+}
 
 //go:noescape
 func updateFusedAVX2(crc uint32, p []byte, k int) (v, r1, r2, r3 uint32)
@@ -42,7 +70,7 @@ func updateFold(crc uint32, p []byte) (uint32, int) {
 		// The streams follow the folded bytes: each CRC is carried past
 		// the streams after it and the four are added, with the
 		// inversions undone around it.
-		raw := mulModP(shifts[3], ^v) ^ mulModP(shifts[2], r1) ^ mulModP(shifts[1], r2) ^ r3
+		raw := shifted[2].mul(^v) ^ shifted[1].mul(r1) ^ shifted[0].mul(r2) ^ r3
 		crc = ^raw
 	}
 	return crc, n
