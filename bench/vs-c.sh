@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# vs-c.sh: the stream API against C-Blosc2 3.3.2 on the rows of issue 18, at two input sizes.
+#
+#   bench/vs-c.sh [DATA_DIR]        (default ../shared/data beside the repository)
+#
+# Needs a C reference tool, built by hand outside the repository, on PATH as b2c or named by
+# $BLOSC2_B2C, with the subcommand
+#
+#   b2c bench FILE CODEC CLEVEL FILTER TYPESIZE CHUNKSIZE NTHREADS REPS
+#
+# that appends FILE in CHUNKSIZE chunks to an in-memory super-chunk (blosc2_schunk_new,
+# contiguous=false), then decompresses every chunk (blosc2_schunk_decompress_chunk), REPS times,
+# and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST CBYTES". FILTER is nofilter, shuffle or
+# bitshuffle in filters[5]. Without the tool the script says so and exits 0.
+#
+# Go is `blosc2 bench` (stream.Writer into a frame in memory, stream.Reader.WriteTo back). Each
+# cell is the median over ROUNDS rounds (default 3) of the ratio of the best of REPS (default 5)
+# repetitions, Go and C alternated within each round. Sizes: the files as they are, and each
+# repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+data=${1:-../shared/data}
+b2c=${BLOSC2_B2C:-$(command -v b2c || true)}
+if [ -z "$b2c" ] || [ ! -x "$b2c" ]; then
+  echo "vs-c.sh: no C-Blosc2 reference tool (b2c on PATH or \$BLOSC2_B2C): nothing measured"
+  exit 0
+fi
+rounds=${ROUNDS:-3}
+reps=${REPS:-5}
+threads=${THREADS:-2}
+chunk=1048576
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/blosc2" ./cmd/blosc2
+
+# The inputs: ERA-Interim u, v, z; every telemetry timestamp and value column; the two logs.
+cat "$data"/era_interim_{u,v,z}.f32.bin >"$tmp/era.f32"
+cat "$data"/nab_*.ts.i64.bin "$data"/ett_h1.ts.i64.bin >"$tmp/stamps.i64"
+cat "$data"/nab_*.value.f64.bin "$data"/ett_h1.f64.bin >"$tmp/values.f64"
+cat "$data"/loghub_2k_12sources.log "$data"/apache_access_2015.log >"$tmp/logs.txt"
+for f in era.f32 stamps.i64 values.f64 logs.txt; do
+  : >"$tmp/big.$f"
+  while [ "$(stat -c %s "$tmp/big.$f")" -lt 15000000 ]; do cat "$tmp/$f" >>"$tmp/big.$f"; done
+done
+
+rows=(
+  "era.f32 lz4 5 shuffle 4"
+  "era.f32 blosclz 5 shuffle 4"
+  "era.f32 zstd 1 shuffle 4"
+  "stamps.i64 lz4 5 shuffle 8"
+  "stamps.i64 zstd 5 shuffle 8"
+  "values.f64 zstd 1 bitshuffle 8"
+  "logs.txt lz4 5 nofilter 1"
+  "logs.txt zstd 3 nofilter 1"
+  "logs.txt zlib 5 nofilter 1"
+  "era.f32 lz4hc 9 shuffle 4"
+)
+
+# measure FILE CODEC CLEVEL FILTER TYPESIZE: prints "comp decomp size" ratios Go / C of one round.
+measure() {
+  local file=$1 codec=$2 clevel=$3 filter=$4 ts=$5 n go c
+  n=$(stat -c %s "$file")
+  go=$("$tmp/blosc2" bench --codec "$codec" --clevel "$clevel" --filter "$filter" --typesize "$ts" \
+    --chunksize $chunk --threads "$threads" --reps "$reps" "$file")
+  c=$("$b2c" bench "$file" "$codec" "$clevel" "$filter" "$ts" $chunk "$threads" "$reps")
+  python3 -c '
+import json, sys
+n = int(sys.argv[1]); g = json.loads(sys.argv[2]); ct, dt, cb = sys.argv[3].split()
+assert g["roundtrip_ok"]
+print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decomp_MBps_best"] / (n / float(dt) / 1e6), g["cbytes"] / int(cb))
+' "$n" "$go" "$c"
+}
+
+echo "| data | setting | comp (as is / ≥15 MB) | decomp (as is / ≥15 MB) | size |"
+echo "|---|---|---|---|---|"
+for row in "${rows[@]}"; do
+  set -- $row
+  cells=()
+  for f in "$tmp/$1" "$tmp/big.$1"; do
+    out=""
+    for _ in $(seq "$rounds"); do out+="$(measure "$f" "$2" "$3" "$4" "$5")"$'\n'; done
+    cells+=("$(python3 -c '
+import statistics, sys
+rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
+c, d, s = (statistics.median(col) for col in zip(*rows))
+print("%.2f %.2f %.3f" % (c, d, s))
+' <<<"$out")")
+  done
+  read -r c1 d1 s1 <<<"${cells[0]}"
+  read -r c2 d2 s2 <<<"${cells[1]}"
+  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $s1 |"
+done
