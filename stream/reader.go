@@ -311,6 +311,9 @@ type readAhead struct {
 	budget  *budget
 	order   chan *decoded // in stream order; its capacity bounds the read-ahead
 	last    *decoded      // the chunk the consumer reads, released by the next call to next
+	// recycled holds the decoded records the consumer is done with: a
+	// long stream allocates none per chunk.
+	recycled chan *decoded
 	quit    chan struct{}
 	closing <-chan struct{} // the Reader's: closed by Close
 	wg      sync.WaitGroup
@@ -324,7 +327,7 @@ type decoded struct {
 	reserved   int64 // bytes of the budget this chunk holds
 	room       int64 // of which its decoded bytes may take (decodedRoom)
 	err        error
-	done       chan struct{}
+	done       chan struct{} // one value when out, virt and err are set
 }
 
 // decodedRoom is what decoding chunk c may hold: its declared size, with
@@ -361,6 +364,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		spareBuffers: spares,
 		budget:       newBudget(int64(dp.MaxNbytes), spares),
 		order:        make(chan *decoded, max(n-1, 1)),
+		recycled:     make(chan *decoded, n+2),
 		quit:         make(chan struct{}),
 		closing:      closing,
 	}
@@ -372,7 +376,8 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		defer close(ra.order)
 		for {
 			c, pos, err := src.Next(ra.take(ra.freeC))
-			d := &decoded{pos: pos, compressed: c, err: err, done: make(chan struct{})}
+			d := ra.record()
+			d.pos, d.compressed, d.err = pos, c, err
 			if err == nil {
 				if d.room, d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil {
 					d.compressed = nil
@@ -381,7 +386,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				}
 			}
 			if d.err != nil {
-				close(d.done)
+				d.done <- struct{}{}
 			}
 			select {
 			case ra.order <- d:
@@ -424,11 +429,22 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				d.compressed = nil
 				d.reserved -= int64(cap(c))
 				ra.budget.releaseKeeping(int64(cap(c)), ra.freeC, c)
-				close(d.done)
+				d.done <- struct{}{}
 			}
 		}()
 	}
 	return ra
+}
+
+// record returns a cleared decoded record, recycled if one is free.
+func (ra *readAhead) record() *decoded {
+	select {
+	case d := <-ra.recycled:
+		*d = decoded{done: d.done} // its done was received: empty
+		return d
+	default:
+		return &decoded{done: make(chan struct{}, 1)}
+	}
 }
 
 // next returns the next decoded chunk; prev is the caller's finished
@@ -436,6 +452,10 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 	if ra.last != nil {
 		ra.budget.releaseKeeping(ra.last.reserved, ra.free, prev)
+		select {
+		case ra.recycled <- ra.last:
+		default:
+		}
 		ra.last = nil
 	} else {
 		ra.budget.keep(ra.free, prev)
