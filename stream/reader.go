@@ -308,15 +308,15 @@ func (r *Reader) Close() error {
 // readAhead decodes chunks on goroutines and hands them out in order.
 type readAhead struct {
 	*spareBuffers
-	budget  *budget
-	order   chan *decoded // in stream order; its capacity bounds the read-ahead
-	last    *decoded      // the chunk the consumer reads, released by the next call to next
+	budget *budget
+	order  chan *decoded // in stream order; its capacity bounds the read-ahead
+	last   *decoded      // the chunk the consumer reads, released by the next call to next
 	// recycled holds the decoded records the consumer is done with: a
 	// long stream allocates none per chunk.
 	recycled chan *decoded
-	quit    chan struct{}
-	closing <-chan struct{} // the Reader's: closed by Close
-	wg      sync.WaitGroup
+	quit     chan struct{}
+	closing  <-chan struct{} // the Reader's: closed by Close
+	wg       sync.WaitGroup
 }
 
 type decoded struct {
