@@ -21,11 +21,7 @@ import (
 // no runs or special chunks, at most len(src)+16 bytes), and so are the
 // bytes with BloscLZ, LZ4 and clevel 0.
 func Compress(dst, src []byte, p *CParams) ([]byte, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return dst, err
 	}
@@ -146,11 +142,7 @@ func autoBlockSize(p *CParams, nbytes int) int {
 // typesize and clamped to nbytes; C-Blosc 1.21's choice for [ChunkBlosc1].
 // Frames record it for special chunks.
 func BlockSize(p *CParams, nbytes int) (int, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return 0, err
 	}

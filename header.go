@@ -151,6 +151,21 @@ func (h *Header) NBlocks() int {
 // (compat-notes.md §2.1), so that the sizes it returns can be trusted to
 // allocate and to index chunk.
 func ParseHeader(chunk []byte) (Header, error) {
+	return parseHeader(chunk, false)
+}
+
+// ParseHeaderPrefix decodes and validates the header of a chunk from its
+// first bytes b, which may stop before the chunk's end (cbytes): it makes
+// every check of [ParseHeader] but the one that needs the whole chunk
+// present. A frame reader uses it to describe a stored chunk from the
+// bytes it read ahead, as zstd's Header.Decode works on a frame's prefix.
+// When b holds the whole chunk it is ParseHeader(b[:cbytes]).
+func ParseHeaderPrefix(b []byte) (Header, error) {
+	return parseHeader(b, true)
+}
+
+// parseHeader is ParseHeader; with prefix, chunk may end before cbytes.
+func parseHeader(chunk []byte, prefix bool) (Header, error) {
 	var h Header
 	if len(chunk) < MinHeaderLen {
 		return h, fmt.Errorf("%w: chunk of %d bytes is shorter than the %d-byte header", ErrTruncated, len(chunk), MinHeaderLen)
@@ -257,7 +272,7 @@ func ParseHeader(chunk []byte) (Header, error) {
 	default:
 		return h, fmt.Errorf("%w: special-value kind %d", ErrHeader, special)
 	}
-	if h.Cbytes > len(chunk) {
+	if h.Cbytes > len(chunk) && !prefix {
 		return h, fmt.Errorf("%w: header declares %d bytes, only %d present", ErrTruncated, h.Cbytes, len(chunk))
 	}
 	if h.Memcpyed() && special == SpecialNone && h.Cbytes != h.Nbytes+h.HeaderLen() {

@@ -206,6 +206,25 @@ func (p *DParams) maxNbytes() int {
 	return p.MaxNbytes
 }
 
+// Validate checks the parameters as [Compress] does before it compresses
+// anything: every error wraps [ErrInvalidOption] and names the field. The
+// packages that take CParams (framewriter, stream, b2nd) call it in their
+// constructors, so that bad parameters fail there and not at the first
+// chunk.
+func (p *CParams) Validate() error {
+	_, err := p.validate()
+	return err
+}
+
+// orDefault returns p validated and normalised, or DefaultCParams for nil:
+// the first step of every function that takes a *CParams.
+func (p *CParams) orDefault() (CParams, error) {
+	if p == nil {
+		return DefaultCParams(), nil
+	}
+	return p.validate()
+}
+
 // validate checks the parameters and returns them normalised.
 func (p *CParams) validate() (CParams, error) {
 	q := *p

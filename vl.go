@@ -13,11 +13,7 @@ import (
 // stream. Level 0 stores every block uncompressed (C-Blosc2 hands level 0 to
 // the codec, with undefined results for BloscLZ).
 func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return dst, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // OpenAppend opens the array at path (a frame file or sparse directory)
@@ -25,10 +26,8 @@ import (
 // rewrite.
 func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	var o createOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	if o.chunkshape != nil || o.blockshape != nil || o.metalayers != nil || o.sparse {
 		return nil, fmt.Errorf("%w: OpenAppend takes only WithCParams: the array's layout is fixed", blosc2.ErrInvalidOption)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // ErrNotArray reports a valid frame that carries neither a "b2nd" nor a
@@ -104,10 +105,8 @@ func FromFrame(fr *framereader.Reader, opts ...OpenOption) (*Array, error) {
 
 func openOpts(opts []OpenOption) (openOptions, error) {
 	var o openOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return o, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // chunkSink receives the chunks of an array being written, in chunk order.
@@ -120,10 +121,8 @@ type arraySpec struct {
 // array grow along its first axis.
 func newSpec(shape []int64, dtype string, opts []CreateOption) (*arraySpec, error) {
 	var o createOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	dt, err := ParseDType(dtype)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // Option configures a Reader or a ChunkReader.
@@ -16,12 +17,8 @@ type options struct {
 
 func newOptions(opts []Option) (options, error) {
 	var o options
-	for _, f := range opts {
-		if err := f(&o); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	err := option.Apply(&o, opts)
+	return o, err
 }
 
 // WithDParams sets the parameters chunks are decompressed with: goroutines

@@ -2,7 +2,6 @@ package framereader
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -418,40 +417,12 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 			return ci, fmt.Errorf("chunk %d: %w", i, err)
 		}
 	}
-	ci.Header, err = parseHeaderPrefix(hb, cb)
+	ci.Header, err = blosc2.ParseHeaderPrefix(hb)
 	ci.Cbytes = ci.Header.Cbytes
 	if err != nil {
 		return ci, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	return ci, nil
-}
-
-// parseHeaderPrefix parses the header of a chunk of cb bytes from its
-// first bytes hb, with the checks of blosc2.ParseHeader that do not need
-// the rest of the chunk.
-func parseHeaderPrefix(hb []byte, cb int) (blosc2.Header, error) {
-	if cb <= len(hb) {
-		return blosc2.ParseHeader(hb[:cb])
-	}
-	// ParseHeader compares a memcpyed chunk's cbytes with nbytes; with
-	// cbytes pointing at the prefix that check would fail, so clear the bit
-	// for the parse and make the check here.
-	pad := bytes.Clone(hb)
-	memcpy := pad[2]&0x02 != 0
-	pad[2] &^= 0x02
-	binary.LittleEndian.PutUint32(pad[12:], uint32(len(pad)))
-	h, err := blosc2.ParseHeader(pad)
-	h.Flags, h.Cbytes = hb[2], cb
-	if err != nil {
-		return h, err
-	}
-	if memcpy && h.VLBlocks() {
-		return h, fmt.Errorf("%w: VL-block chunk marked memcpyed", blosc2.ErrHeader)
-	}
-	if memcpy && h.Special() == blosc2.SpecialNone && cb != h.Nbytes+h.HeaderLen() {
-		return h, fmt.Errorf("%w: memcpyed chunk with cbytes %d, want nbytes+%d = %d", blosc2.ErrHeader, cb, h.HeaderLen(), h.Nbytes+h.HeaderLen())
-	}
-	return h, nil
 }
 
 func (r *Reader) checkIndex(i int) error {
@@ -566,6 +537,25 @@ func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
 	}
 	r.addRef(ck.delta, out[len(dst):], 0)
 	return out, nil
+}
+
+// WriteTo decodes every chunk in order and writes the data to w
+// (io.WriterTo): the whole frame, whatever was read before.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	var buf []byte
+	var err error
+	for i := range r.nchunks {
+		if buf, err = r.DecodeChunk(buf[:0], i); err != nil {
+			return total, err
+		}
+		n, err := w.Write(buf)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // DecodeChunkItems decodes items [start, start+n) of chunk i, an item

@@ -2,7 +2,6 @@ package framewriter
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -196,7 +195,8 @@ func (w *Writer) resumeSizes(l *frame.Layout, head func(e int64) ([]byte, error)
 		if err != nil {
 			return 0, err
 		}
-		return int32(binary.LittleEndian.Uint32(b[4:])), nil
+		p, err := blosc2.ParsePrefix(b)
+		return int32(p.Nbytes), err
 	}
 	cs := int64(h.ChunkSize)
 	if cs > 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // Option configures a Writer.
@@ -51,12 +52,8 @@ const (
 
 func newOptions(opts []Option) (options, error) {
 	var o options
-	for _, f := range opts {
-		if err := f(&o); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	err := option.Apply(&o, opts)
+	return o, err
 }
 
 // WithCParams sets the compression parameters: WriteChunk compresses with

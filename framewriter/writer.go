@@ -172,10 +172,7 @@ func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
 	if p.Format != blosc2.ChunkBlosc2 {
 		return p, fmt.Errorf("%w: frames hold Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
 	}
-	if _, err := blosc2.Compress(nil, nil, &p); err != nil {
-		return p, err
-	}
-	return p, nil
+	return p, p.Validate()
 }
 
 // headerFor is the header new_header_frame writes for a super-chunk

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // Reader decompresses the Blosc2 frames read from an io.Reader.
@@ -60,10 +61,8 @@ type Reader struct {
 // header at once and fails if r does not hold a Blosc2 frame.
 func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 	o := defaultReaderOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	zr := &Reader{opts: o}
 	if err := zr.Reset(r); err != nil {

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // chunkSink receives compressed chunks in order: the frame writer.
@@ -76,10 +77,8 @@ const (
 // is complete, or before Flush or Close.
 func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 	o := defaultWriterOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	// Probe the parameters once so that a bad combination (a dictionary
 	// with BloscLZ, a filter nobody registered) fails here, not later.
@@ -87,7 +86,7 @@ func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 		if _, err := blosc2.ChooseCParams(nil, a); err != nil {
 			return nil, err
 		}
-	} else if _, err := blosc2.Compress(nil, nil, &o.cparams); err != nil {
+	} else if err := o.cparams.Validate(); err != nil {
 		return nil, err
 	}
 	zw := &Writer{opts: o}

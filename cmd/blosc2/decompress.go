@@ -186,7 +186,8 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 				return err
 			}
 			defer r.Close()
-			return copyFrame(w, r)
+			_, err = r.WriteTo(w)
+			return err
 		case framereader.PreTrailer:
 			return fmt.Errorf("%s: development frame without trailer (C-Blosc2 ≤ v2.0.0-beta.1): no reader for it", in)
 		}
@@ -210,7 +211,8 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 		if err != nil {
 			return err
 		}
-		return copyFrame(w, r)
+		_, err = r.WriteTo(w)
+		return err
 	}
 	_, err = framereader.NewReaderBytes(data)
 	return err
@@ -261,19 +263,4 @@ func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
 		err = fmt.Errorf("%w (the cap is --memory %s)", err, sizeString(int64(dp.MaxNbytes)))
 	}
 	return err
-}
-
-// copyFrame decodes every chunk of r in order into w.
-func copyFrame(w io.Writer, r *framereader.Reader) error {
-	var buf []byte
-	var err error
-	for i := range r.NumChunks() {
-		if buf, err = r.DecodeChunk(buf[:0], i); err != nil {
-			return err
-		}
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-	}
-	return nil
 }
