@@ -253,7 +253,7 @@ func TestBlosc1MatrixAgainstC(t *testing.T) {
 		if !r.Match {
 			fail("%s: C-Blosc 1.21 did not decode our chunk to the data: %s (header % x)", c.Name, r.Err, ours[:16])
 		}
-		back, err := blosc2.Decompress(nil, theirs)
+		back, err := blosc2.Decompress(nil, theirs, nil)
 		if err != nil || !bytes.Equal(back, data) {
 			fail("%s: Go did not decode C-Blosc 1.21's chunk (header % x): %v", c.Name, theirs[:16], err)
 		}
@@ -368,7 +368,7 @@ func TestZarrV2FromGo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := blosc2.Decompress(nil, chunk)
+				got, err := blosc2.Decompress(nil, chunk, nil)
 				if err != nil {
 					t.Fatalf("%s chunk %d.%d: %v", a.Path, i, j, err)
 				}

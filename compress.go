@@ -12,7 +12,7 @@ import (
 
 // Compress compresses src into one chunk, appends it to dst and returns the
 // extended slice. p nil means DefaultCParams. The result is at most
-// len(src)+MaxOverhead bytes long, and does not depend on p.Threads.
+// len(src)+MaxOverhead bytes long, and does not depend on p.Concurrency.
 //
 // The layout decisions (block size, splitting, runs, raw streams, the
 // memcpy fallback, the all-zero special chunk) are C-Blosc2 3.3.2's serial
@@ -310,7 +310,7 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 		binary.LittleEndian.PutUint32(out[off:], uint32(len(e.dict)))
 		copy(out[off+4:], e.dict)
 	}
-	threads := min(e.p.Threads, e.nblocks)
+	threads := min(e.p.Concurrency, e.nblocks)
 	if threads <= 1 {
 		s := getScratch(e.h.BlockSize, e.maxStreamBound())
 		defer putScratch(s)

@@ -13,15 +13,10 @@ import (
 
 // Decompress decodes chunk, appends the data to dst and returns the extended
 // slice. chunk may be longer than the chunk it starts with; the header's
-// cbytes says where the chunk ends. It is DecompressWith with default
-// parameters.
-func Decompress(dst, chunk []byte) ([]byte, error) {
-	return DecompressWith(dst, chunk, nil)
-}
-
-// DecompressWith is Decompress with parameters: threads and a cap on the
-// declared size. Special uninitialised chunks decode to zeros.
-func DecompressWith(dst, chunk []byte, p *DParams) ([]byte, error) {
+// cbytes says where the chunk ends. p sets the goroutines per chunk, a cap
+// on the declared size and the array geometry; nil means the defaults, as
+// for [Compress]. Special uninitialised chunks decode to zeros.
+func Decompress(dst, chunk []byte, p *DParams) ([]byte, error) {
 	h, d, err := prepare(chunk, p)
 	if err != nil {
 		return dst, err

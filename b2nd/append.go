@@ -24,7 +24,7 @@ import (
 // unlisted files). A session that adds no row changes no chunk. Choose
 // chunkshape[0] as the number of rows added per session to avoid the
 // rewrite.
-func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
+func OpenAppend(path string, opts ...WriterOption) (*Writer, error) {
 	var o createOptions
 	if err := option.Apply(&o, opts); err != nil {
 		return nil, err
@@ -62,7 +62,7 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	}
 	cp := blosc2.CParams{
 		Codec: info.Codec, CodecMeta: info.CodecMeta, Level: info.Clevel, Filters: info.Filters,
-		SplitMode: info.SplitMode, UseDict: info.UseDict, Threads: 1,
+		SplitMode: info.SplitMode, UseDict: info.UseDict, Concurrency: 1,
 	}
 	if o.cpSet {
 		cp = o.cp

@@ -55,9 +55,9 @@ func TestCInterop(t *testing.T) {
 		cp.Filters = blosc2.Pipeline(filters[rng.IntN(len(filters))]...)
 		growing := nd > 0 && it%3 == 0 && shape[nd-1] != 0
 		sparse := it%5 == 0
-		opts := []CreateOption{WithChunkShape(cs...), WithBlockShape(bs...), WithCParams(cp), WithSparse(sparse)}
+		opts := []WriterOption{WithChunkShape(cs...), WithBlockShape(bs...), WithCParams(cp), WithSparse(sparse)}
 		if it%11 == 0 {
-			opts = []CreateOption{WithCParams(cp), WithSparse(sparse)}
+			opts = []WriterOption{WithCParams(cp), WithSparse(sparse)}
 		}
 		if it%13 == 0 {
 			opts = append(opts, WithMetalayer("user", []byte{0x93, 1, 2, 3}))

@@ -82,7 +82,7 @@ func TestLayoutVectors(t *testing.T) {
 func checkReads(t *testing.T, g *geom, src chunkSource, arr []byte, n int) {
 	t.Helper()
 	for _, threads := range []int{1, 3} {
-		r := &sliceReader{g: g, src: src, dp: &blosc2.DParams{Threads: threads}}
+		r := &sliceReader{g: g, src: src, dp: &blosc2.DParams{Concurrency: threads}}
 		out := make([]byte, len(arr))
 		if err := r.readSlice(out, make([]int64, g.ndim), g.shape); err != nil {
 			t.Fatal(err)

@@ -17,12 +17,12 @@ var ErrNotArray = fmt.Errorf("%w: no b2nd metalayer: not an N-dimensional array"
 
 // Open opens the array stored in a frame file (".b2nd") or a sparse frame
 // directory. The file stays open until Close.
-func Open(path string, opts ...OpenOption) (*Array, error) {
+func Open(path string, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.Open(path, framereader.WithDParams(o.dp))
+	fr, err := framereader.Open(path, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func Open(path string, opts ...OpenOption) (*Array, error) {
 // (a bare chunk, a frame without the metalayer, an unreadable path) it
 // returns ok false and no error, so that the caller can handle the input
 // another way; for a frame that cannot be read it returns the error.
-func OpenIfArray(path string, opts ...OpenOption) (a *Array, ok bool, err error) {
+func OpenIfArray(path string, opts ...ReaderOption) (a *Array, ok bool, err error) {
 	f, err := framereader.DetectFile(path)
 	if err != nil || (f != framereader.Contiguous && f != framereader.Sparse) {
 		return nil, false, nil
@@ -57,12 +57,12 @@ func OpenIfArray(path string, opts ...OpenOption) (a *Array, ok bool, err error)
 
 // NewReader opens the array in the contiguous frame at the start of ra,
 // which holds size bytes.
-func NewReader(ra io.ReaderAt, size int64, opts ...OpenOption) (*Array, error) {
+func NewReader(ra io.ReaderAt, size int64, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.NewReader(ra, size, framereader.WithDParams(o.dp))
+	fr, err := framereader.NewReader(ra, size, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -71,12 +71,12 @@ func NewReader(ra io.ReaderAt, size int64, opts ...OpenOption) (*Array, error) {
 
 // NewReaderBytes opens the array in the contiguous frame at the start of
 // b, which the Array keeps.
-func NewReaderBytes(b []byte, opts ...OpenOption) (*Array, error) {
+func NewReaderBytes(b []byte, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.NewReaderBytes(b, framereader.WithDParams(o.dp))
+	fr, err := framereader.NewReaderBytes(b, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func NewReaderBytes(b []byte, opts ...OpenOption) (*Array, error) {
 // metalayer, or "caterva" for arrays of the standalone Caterva library,
 // and the item size from the frame header's typesize. Closing the Array
 // does not close fr.
-func FromFrame(fr *framereader.Reader, opts ...OpenOption) (*Array, error) {
+func FromFrame(fr *framereader.Reader, opts ...ReaderOption) (*Array, error) {
 	meta, ok := fr.Metalayer(MetaName)
 	if !ok {
 		if meta, ok = fr.Metalayer(CatervaMetaName); !ok {
@@ -103,7 +103,7 @@ func FromFrame(fr *framereader.Reader, opts ...OpenOption) (*Array, error) {
 	return a, nil
 }
 
-func openOpts(opts []OpenOption) (openOptions, error) {
+func openOpts(opts []ReaderOption) (openOptions, error) {
 	var o openOptions
 	if err := option.Apply(&o, opts); err != nil {
 		return o, err

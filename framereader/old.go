@@ -83,7 +83,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		if err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
-		if r.ref, err = blosc2.Decompress(nil, c); err != nil {
+		if r.ref, err = blosc2.Decompress(nil, c, nil); err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
 	}

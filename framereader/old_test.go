@@ -154,7 +154,7 @@ func blosc1Chunk(t testing.TB, c []byte, shuffle bool) []byte {
 	}
 	if h.Special() != blosc2.SpecialNone {
 		// Blosc1 has no special chunks: store the content.
-		raw, err := blosc2.Decompress(nil, c)
+		raw, err := blosc2.Decompress(nil, c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

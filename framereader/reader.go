@@ -60,7 +60,7 @@ type source interface {
 // Open opens a frame file, a sparse frame directory (or the
 // chunks.b2frame inside one), or an older-format file. The Reader keeps
 // the file open until Close.
-func Open(path string, opts ...Option) (*Reader, error) {
+func Open(path string, opts ...ReaderOption) (*Reader, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func Open(path string, opts ...Option) (*Reader, error) {
 // OpenAt opens the contiguous frame that starts offset bytes into the
 // file at path. Bytes after the frame's end are ignored, as C-Blosc2's
 // blosc2_schunk_open_offset ignores them.
-func OpenAt(path string, offset int64, opts ...Option) (*Reader, error) {
+func OpenAt(path string, offset int64, opts ...ReaderOption) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func OpenAt(path string, offset int64, opts ...Option) (*Reader, error) {
 }
 
 // NewReaderBytes reads the frame at the start of b. The Reader keeps b.
-func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
+func NewReaderBytes(b []byte, opts ...ReaderOption) (*Reader, error) {
 	return NewReader(bytes.NewReader(b), int64(len(b)), opts...)
 }
 
@@ -112,7 +112,7 @@ func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
 // (NewReaders opens every frame of a concatenation). A frame whose header
 // sizes were never patched (written to a pipe, see framewriter) ends with
 // the trailer that follows its index, found by walking its chunk headers.
-func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+func NewReader(ra io.ReaderAt, size int64, opts ...ReaderOption) (*Reader, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -160,7 +160,7 @@ func withGeometry(dp blosc2.DParams, h *frame.Header) blosc2.DParams {
 // by hopping from header to header, reading a few bytes per frame (per
 // chunk for frames whose header sizes were never patched), never the
 // chunks. Bytes after the last frame that start none are an error.
-func NewReaders(ra io.ReaderAt, size int64, opts ...Option) ([]*Reader, error) {
+func NewReaders(ra io.ReaderAt, size int64, opts ...ReaderOption) ([]*Reader, error) {
 	spans, err := frame.Spans(ra, size)
 	if err != nil {
 		return nil, err // whole frames before the damage are not enough
@@ -186,7 +186,7 @@ func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 }
 
 func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
-	l, err := frame.LoadContiguous(ra, size, r.dp.MaxNbytes)
+	l, err := frame.LoadContiguous(ra, size, r.dp.MaxMemory)
 	if err != nil {
 		return err
 	}
@@ -531,7 +531,7 @@ func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.DecompressWith(dst, ck.c, &r.dp)
+	out, err := blosc2.Decompress(dst, ck.c, &r.dp)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
@@ -566,7 +566,7 @@ func (r *Reader) DecodeChunkItems(dst []byte, i, start, n int) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.GetItems(dst, ck.c, start, n)
+	out, err := blosc2.GetItems(dst, ck.c, start, n, nil)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
@@ -597,8 +597,8 @@ func (r *Reader) chunkRange(i int) (int64, int, error) {
 func (r *Reader) buildLayout() {
 	// The layout takes 8 bytes a chunk: within the memory cap, as the
 	// index is (a repeated-value index of millions of entries takes none).
-	if need := 8 * (int64(r.nchunks) + 1); r.dp.MaxNbytes > 0 && need > int64(r.dp.MaxNbytes) {
-		r.layoutErr = fmt.Errorf("%w: the sizes of %d variable-size chunks take %d bytes, more than the %d allowed", blosc2.ErrTooLarge, r.nchunks, need, r.dp.MaxNbytes)
+	if need := 8 * (int64(r.nchunks) + 1); r.dp.MaxMemory > 0 && need > int64(r.dp.MaxMemory) {
+		r.layoutErr = fmt.Errorf("%w: the sizes of %d variable-size chunks take %d bytes, more than the %d allowed", blosc2.ErrTooLarge, r.nchunks, need, r.dp.MaxMemory)
 		return
 	}
 	starts := make([]int64, r.nchunks+1)
@@ -739,7 +739,7 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decodeRange decodes bytes [off, off+len(out)) of chunk into out,
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
-	buf, err := blosc2.DecompressRangeWith(out[:0], chunk, off, len(out), dp)
+	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out), dp)
 	if err != nil {
 		return err
 	}
@@ -835,7 +835,7 @@ func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
 	if h.Cbytes != len(c) {
 		return nil, fmt.Errorf("%w: vlmetalayer %q: chunk of %d bytes stored in %d", blosc2.ErrCorrupt, name, h.Cbytes, len(c))
 	}
-	out, err := blosc2.DecompressWith(nil, c, dp)
+	out, err := blosc2.Decompress(nil, c, dp)
 	if err != nil {
 		return nil, fmt.Errorf("vlmetalayer %q: %w", name, err)
 	}

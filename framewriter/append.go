@@ -43,7 +43,7 @@ import (
 // The header keeps the frame's compression defaults; WithCParams only sets
 // what WriteChunk compresses with (default: the frame's). WithMetalayer is
 // refused: metalayers cannot be added to a frame holding data.
-func Append(path string, opts ...Option) (*Writer, error) {
+func Append(path string, opts ...WriterOption) (*Writer, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func Append(path string, opts ...Option) (*Writer, error) {
 	return w, nil
 }
 
-func appendFile(f *os.File, o options, opts []Option) (*Writer, error) {
+func appendFile(f *os.File, o options, opts []WriterOption) (*Writer, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -116,11 +116,11 @@ func checkCurrent(ra io.ReaderAt, size int64) error {
 }
 
 // resume builds a Writer continuing the loaded frame.
-func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, error) {
+func resume(l *frame.Layout, o options, opts []WriterOption, dir string) (*Writer, error) {
 	h := l.Header
 	cp := blosc2.CParams{
 		Codec: blosc2.BloscLZ, Level: h.Clevel(), TypeSize: int(h.TypeSize), BlockSize: int(max(h.BlockSize, 0)),
-		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(), Threads: int(max(h.TComp, 1)),
+		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(), Concurrency: int(max(h.TComp, 1)),
 		CodecMeta: h.CodecMeta,
 	}
 	cp.Codec = codec.ID(h.Compcode())
@@ -128,7 +128,7 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 		cp.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(h.Filters[i]), Meta: h.FiltersMeta[i]}
 	}
 	if o.cp == nil {
-		opts = append([]Option{WithCParams(cp)}, opts...)
+		opts = append([]WriterOption{WithCParams(cp)}, opts...)
 	}
 	if g := ndmeta.FrameGeometry(h.Metalayers); g != nil {
 		// The frame's b2nd block shape, unless the caller's CParams have one.
@@ -252,7 +252,7 @@ func loadSparseIndex(b []byte) (*frame.Layout, error) {
 	return frame.LoadSparseIndex(b, 0)
 }
 
-func appendSparse(dir string, o options, opts []Option) (*Writer, error) {
+func appendSparse(dir string, o options, opts []WriterOption) (*Writer, error) {
 	b, err := safefile.ReadFile(filepath.Join(dir, frame.SparseIndexName))
 	if err != nil {
 		return nil, err

@@ -152,7 +152,7 @@ func TestAppendDays(t *testing.T) {
 			cp.Codec = blosc2.LZ4
 			var w *Writer
 			var err error
-			opts := []Option{WithCParams(cp), WithMetalayer("layout", []byte{1, 2, 3, 4}), WithoutSync()}
+			opts := []WriterOption{WithCParams(cp), WithMetalayer("layout", []byte{1, 2, 3, 4}), WithoutSync()}
 			if sparse {
 				w, err = CreateSparse(path, opts...)
 			} else {
@@ -243,7 +243,7 @@ func TestAppendNoop(t *testing.T) {
 // is a standard frame.
 func TestAppendUnpatched(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := New(&buf)
+	w, err := NewWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

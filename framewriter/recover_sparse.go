@@ -33,7 +33,7 @@ import (
 // it set, and zero, NaN or uninit chunks kept as index entries (write with
 // WithSpecials(SpecialsInline) to make a crash lose nothing); LostSpecials
 // cannot be told from the files and stays false.
-func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
+func RecoverSparse(dir string, opts ...WriterOption) (RecoverReport, error) {
 	var rep RecoverReport
 	o, err := newOptions(opts)
 	if err != nil {
@@ -98,7 +98,7 @@ func wholeChunk(c []byte, g *blosc2.Geometry) bool {
 	if err != nil || h.Cbytes != len(c) {
 		return false
 	}
-	_, err = blosc2.DecompressWith(nil, c, &blosc2.DParams{Geometry: g})
+	_, err = blosc2.Decompress(nil, c, &blosc2.DParams{Geometry: g})
 	return err == nil
 }
 

@@ -16,7 +16,7 @@ import (
 // chunks.b2frame is written at once for the empty frame, as C-Blosc2 does,
 // and replaced atomically by Close, so the directory always holds a valid
 // frame: the one before the session, until Close succeeds.
-func CreateSparse(dir string, opts ...Option) (*Writer, error) {
+func CreateSparse(dir string, opts ...WriterOption) (*Writer, error) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
@@ -40,7 +40,7 @@ func CreateSparse(dir string, opts ...Option) (*Writer, error) {
 
 // resolveSparse: a directory can always be rewritten, so SpecialsAuto
 // means C's layout.
-func resolveSparse(opts []Option) SpecialMode {
+func resolveSparse(opts []WriterOption) SpecialMode {
 	o, _ := newOptions(opts)
 	if o.specials == SpecialsInline {
 		return SpecialsInline

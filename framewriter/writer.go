@@ -79,15 +79,15 @@ func (p *pendingSpecial) chunk() ([]byte, error) {
 	return blosc2.AppendSpecial(nil, p.kind, int(p.nbytes), int(p.ts), int(p.bs), nil)
 }
 
-// New returns a Writer that writes a contiguous frame to w, starting at
+// NewWriter returns a Writer that writes a contiguous frame to w, starting at
 // w's current position when w can seek. Close does not close w.
-func New(w io.Writer, opts ...Option) (*Writer, error) {
+func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 	return newWriter(newSink(w), "", opts)
 }
 
-// NewAt returns a Writer that writes a contiguous frame into w from offset
+// NewWriterAt returns a Writer that writes a contiguous frame into w from offset
 // off, with WriteAt only.
-func NewAt(w io.WriterAt, off int64, opts ...Option) (*Writer, error) {
+func NewWriterAt(w io.WriterAt, off int64, opts ...WriterOption) (*Writer, error) {
 	if off < 0 {
 		return nil, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
 	}
@@ -97,7 +97,7 @@ func NewAt(w io.WriterAt, off int64, opts ...Option) (*Writer, error) {
 // Create creates (or truncates) the file at path and returns a Writer for
 // a contiguous frame in it. Close patches the header (after an fsync,
 // unless WithoutSync) and closes the file.
-func Create(path string, opts ...Option) (*Writer, error) {
+func Create(path string, opts ...WriterOption) (*Writer, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func Create(path string, opts ...Option) (*Writer, error) {
 	return w, nil
 }
 
-func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
+func newWriter(s sink, dir string, opts []WriterOption) (*Writer, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -163,8 +163,8 @@ func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
 	if p.SplitMode == blosc2.SplitDefault {
 		p.SplitMode = blosc2.SplitForward
 	}
-	if p.Threads < 1 {
-		p.Threads = 1
+	if p.Concurrency < 1 {
+		p.Concurrency = 1
 	}
 	if p.TypeSize > 1<<31-1 {
 		return p, fmt.Errorf("%w: typesize %d", blosc2.ErrInvalidOption, p.TypeSize)
@@ -191,8 +191,8 @@ func headerFor(p *blosc2.CParams, typ uint8) frame.Header {
 		TypeSize:     int32(p.TypeSize),
 		BlockSize:    int32(p.BlockSize),
 		ChunkSize:    -1,
-		TComp:        int16(min(p.Threads, 1<<15-1)),
-		TDecomp:      int16(min(p.Threads, 1<<15-1)),
+		TComp:        int16(min(p.Concurrency, 1<<15-1)),
+		TDecomp:      int16(min(p.Concurrency, 1<<15-1)),
 		NFilters:     blosc2.MaxFilters,
 		UDCodec:      cc,
 		CodecMeta:    p.CodecMeta,
@@ -553,7 +553,7 @@ func (w *Writer) AddMetalayer(name string, content []byte) error {
 		return fmt.Errorf("%w: metalayer %q: metalayers must be added before the first chunk", blosc2.ErrInvalidOption, name)
 	}
 	w.dirty = true
-	return addMeta(&w.h.Metalayers, name, content)
+	return frame.AddMetalayer(&w.h.Metalayers, name, content)
 }
 
 // UpdateMetalayer rewrites the content of metalayer name in place, as
@@ -665,7 +665,7 @@ func (w *Writer) VLMetalayerNames() []string {
 
 // Close writes the index and the trailer, patches the header when the
 // destination can seek, and (for files the package opened) closes the
-// file. It does not close an io.Writer given to New. Close is idempotent:
+// file. It does not close an io.Writer given to NewWriter. Close is idempotent:
 // later calls return nil, or the error of the first.
 func (w *Writer) Close() error {
 	if w.closed {
@@ -707,7 +707,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 	if h.Nbytes%ts == 0 && ts <= blosc2.MaxTypeSize && (h.Special() != blosc2.SpecialNaN || h.TypeSize == ts) {
 		value := make([]byte, ts)
 		if h.Special() == blosc2.SpecialNaN {
-			v, err := blosc2.Decompress(nil, chunk)
+			v, err := blosc2.Decompress(nil, chunk, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -715,7 +715,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 		}
 		return blosc2.AppendSpecial(nil, blosc2.SpecialValue, h.Nbytes, ts, h.BlockSize, value)
 	}
-	raw, err := blosc2.Decompress(nil, chunk)
+	raw, err := blosc2.Decompress(nil, chunk, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -101,11 +101,11 @@ func Example_pipe() {
 
 // One-shot helpers for small buffers.
 func ExampleEncodeAll() {
-	frame, err := stream.EncodeAll(nil, []byte("hello, blosc2 hello, blosc2 hello, blosc2"))
+	frame, err := stream.EncodeAll([]byte("hello, blosc2 hello, blosc2 hello, blosc2"), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, err := stream.DecodeAll(nil, frame)
+	data, err := stream.DecodeAll(frame, nil)
 	fmt.Println(string(data), err)
 	// Output: hello, blosc2 hello, blosc2 hello, blosc2 <nil>
 }
@@ -143,8 +143,8 @@ func ExampleWriter_Flush() {
 // Read files appended to with >> or joined with cat: like gzip, a Reader
 // reads every frame of a concatenation.
 func ExampleNewReader_concatenated() {
-	a, _ := stream.EncodeAll(nil, []byte("monday\n"))
-	b, _ := stream.EncodeAll(nil, []byte("tuesday\n"))
+	a, _ := stream.EncodeAll([]byte("monday\n"), nil)
+	b, _ := stream.EncodeAll([]byte("tuesday\n"), nil)
 	r, _ := stream.NewReader(io.MultiReader(bytes.NewReader(a), bytes.NewReader(b)))
 	defer r.Close()
 	all, _ := io.ReadAll(r)

@@ -1,11 +1,13 @@
 package stream
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // DefaultChunkSize is the uncompressed size of each chunk of the frame the
@@ -19,17 +21,12 @@ const MaxConcurrency = 8
 // keeps them.
 type WriterOption func(*writerOptions) error
 
-type metalayer struct {
-	name    string
-	content []byte
-}
-
 type writerOptions struct {
 	cparams     blosc2.CParams
 	chunkSize   int
 	concurrency int
-	metalayers  []metalayer
-	vlmeta      []metalayer
+	metalayers  []frame.Metalayer
+	vlmeta      []frame.Metalayer
 	noChecksums bool
 	// tier is the automatic mode's tier (0: off, fixed parameters);
 	// fixed names the parameters options set explicitly.
@@ -215,24 +212,24 @@ func WithDict(on bool) WriterOption {
 }
 
 // WithMetalayer adds a fixed metalayer to the frame header. Its content
-// may be updated later by frame tools, never resized.
+// may be updated later by frame tools, never resized. The name has 1-31
+// bytes and is declared once, at most 16 metalayers a frame (as
+// framewriter.WithMetalayer): NewWriter fails otherwise.
 func WithMetalayer(name string, content []byte) WriterOption {
 	return func(o *writerOptions) error {
-		if name == "" {
-			return fmt.Errorf("%w: empty metalayer name", blosc2.ErrInvalidOption)
-		}
-		o.metalayers = append(o.metalayers, metalayer{name, append([]byte(nil), content...)})
-		return nil
+		return frame.AddMetalayer(&o.metalayers, name, content)
 	}
 }
 
-// WithVLMeta adds a variable-length metalayer, written with the trailer.
-func WithVLMeta(name string, value []byte) WriterOption {
+// WithVLMetalayer adds a variable-length metalayer, written with the
+// trailer. The name has 1-31 bytes (NewWriter fails otherwise); a name
+// given twice keeps the last content.
+func WithVLMetalayer(name string, content []byte) WriterOption {
 	return func(o *writerOptions) error {
-		if name == "" {
-			return fmt.Errorf("%w: empty vlmetalayer name", blosc2.ErrInvalidOption)
+		if err := frame.CheckMetaName(name); err != nil {
+			return err
 		}
-		o.vlmeta = append(o.vlmeta, metalayer{name, append([]byte(nil), value...)})
+		o.vlmeta = append(o.vlmeta, frame.Metalayer{Name: name, Content: bytes.Clone(content)})
 		return nil
 	}
 }
@@ -301,14 +298,14 @@ func WithMaxMemory(n int) ReaderOption {
 
 // WithCParams sets every chunk parameter at once (codec, level, typesize,
 // filters, block size, split mode, dictionary), and the concurrency from
-// p.Threads (0: automatic). Later options override it. Streams are frames,
+// p.Concurrency (0: automatic). Later options override it. Streams are frames,
 // which hold Blosc2 chunks: p.Format [blosc2.ChunkBlosc1] is refused.
 func WithCParams(p blosc2.CParams) WriterOption {
 	return func(o *writerOptions) error {
 		if p.Format != blosc2.ChunkBlosc2 {
 			return fmt.Errorf("%w: streams are frames of Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
 		}
-		conc := p.Threads
+		conc := p.Concurrency
 		if conc <= 0 {
 			conc = autoConcurrency()
 		}

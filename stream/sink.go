@@ -12,15 +12,15 @@ func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 	if a := o.auto(); a != nil {
 		p = a.FrameCParams()
 	}
-	opts := []framewriter.Option{framewriter.WithCParams(p)}
+	opts := []framewriter.WriterOption{framewriter.WithCParams(p)}
 	for _, m := range o.metalayers {
-		opts = append(opts, framewriter.WithMetalayer(m.name, m.content))
+		opts = append(opts, framewriter.WithMetalayer(m.Name, m.Content))
 	}
 	for _, m := range o.vlmeta {
-		opts = append(opts, framewriter.WithVLMetalayer(m.name, m.content))
+		opts = append(opts, framewriter.WithVLMetalayer(m.Name, m.Content))
 	}
 	if o.noChecksums {
 		opts = append(opts, framewriter.WithoutChecksums())
 	}
-	return framewriter.New(dst, opts...)
+	return framewriter.NewWriter(dst, opts...)
 }

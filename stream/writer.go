@@ -120,9 +120,9 @@ func (w *Writer) Reset(dst io.Writer) {
 // parameters, or the automatic mode's choice for each chunk.
 func (w *Writer) compressor() func(dst, src []byte) ([]byte, error) {
 	p := w.opts.cparams
-	p.Threads = w.opts.concurrency
+	p.Concurrency = w.opts.concurrency
 	if a := w.opts.auto(); a != nil {
-		a.Base.Threads = w.opts.concurrency
+		a.Base.Concurrency = w.opts.concurrency
 		return func(dst, src []byte) ([]byte, error) {
 			out, _, err := blosc2.CompressAuto(dst, src, a)
 			return out, err

@@ -98,7 +98,7 @@ func compressSparse(r io.Reader, out string, p blosc2.CParams, chunksize int, me
 	if chunksize < 1 || chunksize > blosc2.MaxBufferSize {
 		return fmt.Errorf("--chunksize %d outside 1-%d", chunksize, blosc2.MaxBufferSize)
 	}
-	opts := []framewriter.Option{framewriter.WithCParams(p)}
+	opts := []framewriter.WriterOption{framewriter.WithCParams(p)}
 	if noChecksum {
 		opts = append(opts, framewriter.WithoutChecksums())
 	}
@@ -308,7 +308,7 @@ type multiInfo struct {
 // format. close releases the file.
 func openFrames(path string, dp blosc2.DParams) (frames []*framereader.Reader, size int64, close func(), err error) {
 	if f, err := framereader.DetectFile(path); err != nil || f != framereader.Contiguous {
-		r, err := framereader.Open(path, framereader.WithDParams(dp))
+		r, err := framereader.Open(path, frameOptions(dp)...)
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -320,7 +320,7 @@ func openFrames(path string, dp blosc2.DParams) (frames []*framereader.Reader, s
 	}
 	st, err := f.Stat()
 	if err == nil {
-		frames, err = framereader.NewReaders(f, st.Size(), framereader.WithDParams(dp))
+		frames, err = framereader.NewReaders(f, st.Size(), frameOptions(dp)...)
 	}
 	if err != nil {
 		f.Close()

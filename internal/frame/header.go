@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -306,6 +307,33 @@ func (h *Header) Append(dst []byte) []byte {
 func CheckMetaName(name string) error {
 	if len(name) == 0 || len(name) > MaxNameLen {
 		return fmt.Errorf("%w: metalayer name %q must have 1-%d bytes", errs.ErrInvalidOption, name, MaxNameLen)
+	}
+	return nil
+}
+
+// AddMetalayer appends a fixed metalayer to metas after the checks every
+// writer makes when it is declared: a 1-31 byte name (CheckMetaName), not
+// declared before, at most MaxMetalayers, content under 2 GiB, and names
+// that keep the header's 16-bit metalayer index in range.
+func AddMetalayer(metas *[]Metalayer, name string, content []byte) error {
+	if err := CheckMetaName(name); err != nil {
+		return err
+	}
+	for _, m := range *metas {
+		if m.Name == name {
+			return fmt.Errorf("%w: metalayer %q declared twice", errs.ErrInvalidOption, name)
+		}
+	}
+	if len(*metas) >= MaxMetalayers {
+		return fmt.Errorf("%w: more than %d metalayers", errs.ErrInvalidOption, MaxMetalayers)
+	}
+	if len(content) > 1<<31-1 {
+		return fmt.Errorf("%w: metalayer %q of %d bytes", errs.ErrTooLarge, name, len(content))
+	}
+	*metas = append(*metas, Metalayer{Name: name, Content: bytes.Clone(content)})
+	if MetaSectionLen(*metas)-3 >= 1<<16 {
+		*metas = (*metas)[:len(*metas)-1]
+		return fmt.Errorf("%w: metalayer names overflow the header's 16-bit index", errs.ErrTooLarge)
 	}
 	return nil
 }
