@@ -260,7 +260,7 @@ func TestBlosc1MatrixAgainstC(t *testing.T) {
 		h, err := blosc2.ParseHeader(theirs)
 		if err != nil {
 			fail("%s: %v", c.Name, err)
-		} else if want := codec.Format(c.codec); h.Format() != want || (c.codec == blosc2.Snappy && codec.Name(h.Codec) != "snappy") {
+		} else if want := blosc2.CodecFormat(c.codec); h.Format() != want || (c.codec == blosc2.Snappy && codec.Name(h.Codec) != "snappy") {
 			fail("%s: C's chunk parses as format %d codec %s, want format %d", c.Name, h.Format(), codec.Name(h.Codec), want)
 		}
 		total[c.codec]++

@@ -81,7 +81,7 @@ func TestSnappyOnlyInBlosc1(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, err := blosc2.ParseHeader(chunk)
-	if err != nil || h.Version != blosc2.VersionBlosc1 || h.Codec != blosc2.Snappy || h.Format() != codec.FormatSnappy || h.HeaderLen() != 16 {
+	if err != nil || h.Version != blosc2.VersionBlosc1 || h.Codec != blosc2.Snappy || h.Format() != blosc2.FormatSnappy || h.HeaderLen() != 16 {
 		t.Fatalf("header %+v, %v", h, err)
 	}
 	// A Blosc2 chunk with Snappy's format: made from an LZ4 chunk by
@@ -93,7 +93,7 @@ func TestSnappyOnlyInBlosc1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2[2] = b2[2]&^0xE0 | codec.FormatSnappy<<5
+	b2[2] = b2[2]&^0xE0 | blosc2.FormatSnappy<<5
 	b2[22] = uint8(blosc2.Snappy)
 	_, err = blosc2.Decompress(nil, b2, nil)
 	if !errors.Is(err, blosc2.ErrUnsupported) || !strings.Contains(err.Error(), "C-Blosc2 has no snappy codec") {

@@ -48,7 +48,7 @@ type encoder struct {
 }
 
 // headerTypeSize is the typesize a chunk header stores and its filters
-// use: elements wider than 255 bytes are stored as 1 (chunk.md §3.4).
+// use: elements wider than 255 bytes are stored as 1 (README_CHUNK_FORMAT.rst, "typesize").
 func headerTypeSize(t int) int {
 	if t > 255 {
 		return 1
@@ -109,7 +109,7 @@ func splitBlock(p *CParams, t, bs int) bool {
 	return codecOK && shuffled && t <= 16 && bs/t >= 32
 }
 
-// autoBlockSize is C-Blosc2's blosc_stune_next_blocksize (chunk.md §13.2),
+// autoBlockSize is C-Blosc2's blosc_stune_next_blocksize (blosc/stune.c),
 // which also rounds a requested block size down to a multiple of typesize.
 func autoBlockSize(p *CParams, nbytes int) int {
 	t := p.TypeSize
@@ -166,7 +166,7 @@ func newEncoder(p *CParams, src []byte) *encoder {
 	} else {
 		bs = autoBlockSize(p, nbytes)
 		// Splitting blocks shorter than the element would make empty
-		// streams (compat-notes.md #20): never do it.
+		// streams (a C-Blosc2 defect): never do it.
 		e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
 		e.codec, _ = codec.Lookup(p.Codec)
 		e.hl = ExtendedHeaderLen
@@ -233,7 +233,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		if e.blosc1 {
 			e.h.Flags = blosc1Flags(&e.h, e.split)
 		} else {
-			e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
+			e.h.Flags = flagExtended | uint8(codecFormat(e.p.Codec))<<5
 			if !e.split {
 				e.h.Flags |= flagNoSplit
 			}
@@ -244,7 +244,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 			}
 		}
 		if e.dict != nil {
-			e.h.Blosc2Flag |= b2UseDict
+			e.h.blosc2Flag |= b2UseDict
 		}
 		n, err := e.compressBlocks(out)
 		if err != nil {
@@ -253,7 +253,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		if n > 0 {
 			e.h.Cbytes = n
 			if !e.blosc1 && e.allZeroRuns(n) {
-				e.h.Blosc2Flag |= uint8(SpecialZero) << 4
+				e.h.blosc2Flag |= uint8(SpecialZero) << 4
 				e.h.Cbytes = ExtendedHeaderLen
 			}
 			putHeader(out, &e.h)
@@ -263,7 +263,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		// C-Blosc2 does, but never the dictionary flag (C-Blosc2 cannot
 		// read back its own memcpyed chunks that keep it).
 		e.h.Flags |= flagMemcpyed
-		e.h.Blosc2Flag &^= b2UseDict
+		e.h.blosc2Flag &^= b2UseDict
 	} else if e.blosc1 {
 		e.h.Flags = blosc1Flags(&e.h, e.split) | flagMemcpyed
 	} else {
@@ -521,7 +521,7 @@ func runByte(s []byte) (byte, bool) {
 	return v, true
 }
 
-// buildDict makes the chunk's dictionary as C-Blosc2 does (codecs.md §6.3),
+// buildDict makes the chunk's dictionary as C-Blosc2 does (blosc/blosc2.c, get_coffset and the dictionary code),
 // or leaves e.dict nil when the chunk is too small for a useful one.
 func (e *encoder) buildDict() error {
 	nbytes := len(e.src)

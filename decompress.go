@@ -184,11 +184,11 @@ func newDecoder(h *Header, chunk []byte) (*decoder, error) {
 		d.dict = chunk[d.tableEnd+4 : d.tableEnd+4+dsize]
 		d.tableEnd += 4 + dsize
 	}
-	if f := h.Format(); f == codec.FormatUser {
+	if f := h.Format(); f == formatUser {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
-	} else if f == codec.FormatSnappy && h.Extended {
+	} else if f == formatSnappy && h.Extended {
 		d.codecErr = fmt.Errorf("%w: snappy in a Blosc2 chunk: C-Blosc2 has no snappy codec, only C-Blosc 1.x chunks (version 2) may use it", ErrUnsupported)
-	} else if _, ok := codec.ForFormat(f); ok {
+	} else if _, ok := formatCodec(f); ok {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
 	} else {
 		d.codecErr = fmt.Errorf("%w: codec format %d", ErrUnsupported, f)
@@ -280,7 +280,7 @@ func (d *decoder) eachStream(j, bsize int, fn func(k, neblock, csize int, src []
 	return nil
 }
 
-// readVLTable validates the block starts of a VL-block chunk (chunk.md §10)
+// readVLTable validates the block starts of a VL-block chunk (README_CHUNK_FORMAT.rst, "VL-blocks")
 // and records where each block's data is and where its output goes.
 func (d *decoder) readVLTable() error {
 	n := d.nblocks

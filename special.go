@@ -52,7 +52,7 @@ func AppendSpecial(dst []byte, kind Special, nbytes, typesize, blocksize int, va
 		Nbytes:     nbytes,
 		BlockSize:  blocksize,
 		Cbytes:     ExtendedHeaderLen,
-		Blosc2Flag: uint8(kind) << 4,
+		blosc2Flag: uint8(kind) << 4,
 	}
 	if kind == SpecialValue {
 		h.Cbytes += len(value)

@@ -37,7 +37,7 @@ func TestChunkVectorsDecode(t *testing.T) {
 }
 
 // cDefects lists the vectors whose manifest digest records a C-Blosc2
-// defect that we do not copy (filters.md §4.4, compat-notes.md #32). Each
+// defect that we do not copy (blosc/bitshuffle-generic.c, a C-Blosc2 defect). Each
 // function turns our correct output into C-Blosc2's.
 var cDefects = map[string]func([]byte) []byte{
 	// Version-2 bitshuffle: in the leftover block (116803 bytes, typesize 4,

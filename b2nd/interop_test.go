@@ -116,7 +116,7 @@ func TestCInterop(t *testing.T) {
 			// most a quarter of the blocks one block at a time with
 			// blosc2_getitem_bytes_ctx (b2nd.c, get_set_slice, "compact
 			// get path"), which treats every block as DELTA's reference
-			// block (compat-notes.md #30): such chunks come back wrong.
+			// block (a C-Blosc2 defect): such chunks come back wrong.
 			// Its whole-chunk decoder reads the same chunks right
 			// (checked with b2c decompress-frame).
 			t.Logf("%s: C-Blosc2's DELTA defect on partly read chunks (expected)", name)

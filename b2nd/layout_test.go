@@ -11,7 +11,8 @@ import (
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
-// The worked example of b2nd.md §6, checked against C-Blosc2 there.
+// A worked example of the b2nd layout (README_B2ND_METALAYER.rst),
+// checked against C-Blosc2.
 func TestLayoutSpecExample(t *testing.T) {
 	m := Meta{Shape: []int64{5, 7}, ChunkShape: []int32{3, 4}, BlockShape: []int32{2, 2}, DType: "|u1"}
 	g, err := newGeom(&m, 1)

@@ -175,7 +175,7 @@ func FuzzSparseIndex(f *testing.F) {
 }
 
 // FuzzOldFormats fuzzes the beta-era frame and the packed super-chunk
-// readers, seeded with the frames built by hand from old-formats.md.
+// readers, seeded with the frames built by hand from the old layouts.
 func FuzzOldFormats(f *testing.F) {
 	raws := [][]byte{oldData(3000, 1), oldData(3000, 2), oldData(1000, 3)}
 	f.Add(betaFrame(f, raws, 3000, []byte("usermeta")))

@@ -9,7 +9,7 @@ import (
 	"github.com/blosc2go/blosc2/internal/frame"
 )
 
-// openBeta opens a beta-era frame (old-formats.md §1). Its usermeta blob,
+// openBeta opens a beta-era frame (C-Blosc2 2.0.0-beta frame.c). Its usermeta blob,
 // if any, is exposed as the vlmetalayer "usermeta".
 func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
 	l, err := frame.LoadBeta(ra, size)
@@ -28,7 +28,7 @@ func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
 // against its filters chunk (BLOSC_FILTER_SCHUNK, flags bit 3).
 const flagPackedDelta = 0x08
 
-// openPacked opens a packed super-chunk (old-formats.md §2): its data
+// openPacked opens a packed super-chunk (C-Blosc2 2.0.0-alpha blosc2_pack): its data
 // chunks are Blosc1-style chunks listed by the offset table at its end.
 // The metadata and userdata chunks are exposed as the vlmetalayers
 // "metadata" and "userdata".

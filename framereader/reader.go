@@ -780,13 +780,16 @@ func metalayerOf(h *frame.Header, name string) ([]byte, bool) {
 }
 
 // MetalayerValue decodes the named metalayer as msgpack (as b2nd and
-// python-blosc2 store them); see DecodeMsgpack.
+// python-blosc2 store them), which must hold exactly one value, into Go
+// values: nil, bool, int64 (uint64 above MaxInt64), float32, float64,
+// string, []byte, []any, map[string]any (map[any]any when some key is not
+// a string) and [Ext] for extension types.
 func (r *Reader) MetalayerValue(name string) (any, error) {
 	b, ok := r.Metalayer(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: no metalayer %q", blosc2.ErrInvalidOption, name)
 	}
-	return DecodeMsgpack(b)
+	return frame.DecodeMsgpack(b)
 }
 
 // VLMetalayerNames returns the names of the variable-length metalayers
@@ -843,22 +846,18 @@ func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
 }
 
 // VLMetalayerValue decodes the named vlmetalayer's content as msgpack,
-// which is how python-blosc2 stores vlmeta values.
+// which is how python-blosc2 stores vlmeta values, into the Go values of
+// [Reader.MetalayerValue].
 func (r *Reader) VLMetalayerValue(name string) (any, error) {
 	b, err := r.VLMetalayer(name)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeMsgpack(b)
+	return frame.DecodeMsgpack(b)
 }
 
-// DecodeMsgpack decodes b, which must be exactly one msgpack value, into
-// Go values: nil, bool, int64 (uint64 above MaxInt64), float32, float64,
-// string, []byte, []any, map[string]any (map[any]any when some key is not
-// a string) and Ext for extension types.
-func DecodeMsgpack(b []byte) (any, error) { return frame.DecodeMsgpack(b) }
-
-// Ext is a msgpack extension value (DecodeMsgpack).
+// Ext is a msgpack extension value, as [Reader.MetalayerValue] and
+// [Reader.VLMetalayerValue] return them: a type byte and its payload.
 type Ext = frame.Ext
 
 // Info is the frame header, decoded.

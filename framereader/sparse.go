@@ -12,7 +12,7 @@ import (
 	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
-// openSparse opens the sparse frame in directory dir (sframe.md).
+// openSparse opens the sparse frame in directory dir (README_SFRAME_FORMAT.rst).
 func openSparse(dir string, opts []ReaderOption) (*Reader, error) {
 	o, err := newOptions(opts)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 
 // CreateSparse creates a sparse frame in directory dir (created if needed;
 // it must be empty): each chunk goes to its own file NNNNNNNN.chunk, and
-// chunks.b2frame holds the header, the index and the trailer (sframe.md).
+// chunks.b2frame holds the header, the index and the trailer (README_SFRAME_FORMAT.rst).
 // chunks.b2frame is written at once for the empty frame, as C-Blosc2 does,
 // and replaced atomically by Close, so the directory always holds a valid
 // frame: the one before the session, until Close succeeds.

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
-	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
@@ -328,7 +327,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	if h.Nbytes == 0 {
 		return fmt.Errorf("%w: chunk %d is empty (C-Blosc2 cannot read a frame holding empty chunks)", blosc2.ErrInvalidOption, len(w.entries))
 	}
-	if h.Format() == codec.FormatSnappy {
+	if h.Codec == blosc2.Snappy {
 		return fmt.Errorf("%w: chunk %d is a snappy chunk (C-Blosc 1.x): C-Blosc2 has no snappy codec, so frames cannot hold it", blosc2.ErrInvalidOption, len(w.entries))
 	}
 	chunk = chunk[:h.Cbytes]
@@ -725,7 +724,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 }
 
 // relocate stores the index-only specials of a variable-size frame:
-// C-Blosc2 3.3.2 cannot size them when reading (frame.md §5.2).
+// C-Blosc2 3.3.2 cannot size them when reading (README_CFRAME_FORMAT.rst).
 func (w *Writer) relocate() error {
 	if w.sizes.ChunkSize != 0 || len(w.pending) == 0 {
 		return nil

@@ -18,7 +18,7 @@ import (
 
 // sample is the input of 'blosc2 bench' when no file is named: an ECG
 // recording (MIT-BIH record 208, uint16 samples; see
-// testdata/data and ../shared/data/MANIFEST.md).
+// testdata/data).
 //
 //go:embed sample.u16.bin
 var sample []byte

@@ -15,6 +15,7 @@ import (
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // metaList is the repeatable --meta NAME=HEX flag.
@@ -174,7 +175,7 @@ type frameInfo struct {
 // printable returns a JSON-friendly value for metadata: the msgpack value
 // when the bytes are one, else the text when they are UTF-8.
 func printable(b []byte) any {
-	if v, err := framereader.DecodeMsgpack(b); err == nil && len(b) > 0 {
+	if v, err := frame.DecodeMsgpack(b); err == nil && len(b) > 0 {
 		return jsonable(v)
 	}
 	if utf8.Valid(b) {
@@ -239,7 +240,7 @@ func (u *unreadable) err() error {
 func chunkRowOf(r *framereader.Reader, i int) (row chunkRow, err error) {
 	ci, err := r.ChunkInfo(i)
 	row = chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
-		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags,
+		Codec: ci.Header.CodecName(), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags,
 		Choice: ci.Header.Choice()}
 	if ci.Special != blosc2.SpecialNone {
 		row.Special = ci.Special.String()

@@ -9,7 +9,7 @@ import (
 // Kind is a container format recognised from its first bytes.
 type Kind int
 
-// The formats Detect tells apart (old-formats.md §3).
+// The formats Detect tells apart (the layouts each starts with).
 const (
 	KindUnknown     Kind = iota
 	KindChunk            // a bare Blosc chunk

@@ -17,7 +17,7 @@ type Metalayer struct {
 	Offset int
 }
 
-// Header is the decoded header of a current-layout frame (frame.md §3).
+// Header is the decoded header of a current-layout frame (README_CFRAME_FORMAT.rst).
 type Header struct {
 	HeaderLen    int   // length of the whole header, metalayers included
 	FrameLen     int64 // length of the whole frame; 0 when never patched
@@ -229,7 +229,7 @@ func MetaSectionLen(metas []Metalayer) int {
 }
 
 // ComputeLen sets h.HeaderLen and every metalayer's Offset from the
-// metalayers (frame.md §3.8).
+// metalayers (README_CFRAME_FORMAT.rst).
 func (h *Header) ComputeLen() {
 	h.HeaderLen = FixedHeaderLen + MetaSectionLen(h.Metalayers)
 	off := FixedHeaderLen + 7

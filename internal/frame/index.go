@@ -7,7 +7,7 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// SpecialBit marks an index entry whose chunk is not stored (frame.md §5.2).
+// SpecialBit marks an index entry whose chunk is not stored (README_CFRAME_FORMAT.rst).
 const SpecialBit = uint64(1) << 63
 
 // SpecialEntry is the index entry for an implied chunk of kind k.
@@ -36,7 +36,7 @@ func IndexedSpecial(k blosc2.Special) bool {
 }
 
 // IndexCParams are the parameters C-Blosc2 compresses the index with
-// (frame.md §5.3). C uses 4 threads, which only changes the block order of
+// (README_CFRAME_FORMAT.rst). C uses 4 threads, which only changes the block order of
 // indexes with 4096 entries or more; one goroutine gives the natural order.
 func IndexCParams() blosc2.CParams {
 	return blosc2.CParams{

@@ -1,4 +1,4 @@
-// Package ndmeta decodes the "b2nd" metalayer of a frame (b2nd.md §1): the
+// Package ndmeta decodes the "b2nd" metalayer of a frame (README_B2ND_METALAYER.rst): the
 // one decoder of its bytes, shared by the b2nd package (b2nd.ParseMeta) and
 // by framereader, which hands the block shape to the codecs and filters that
 // need it, as C-Blosc2's plugins read it from the super-chunk.
