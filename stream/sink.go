@@ -6,6 +6,14 @@ import (
 	"github.com/blosc2go/blosc2/framewriter"
 )
 
+// chunkSink receives compressed chunks in order: the frame writer.
+type chunkSink interface {
+	WriteCompressedChunk(chunk []byte) error
+	Close() error
+	// Seekable reports whether Close patches the header in place.
+	Seekable() bool
+}
+
 // newSink starts a frame on dst with the Writer's options.
 func newSink(dst io.Writer, o *writerOptions) (chunkSink, error) {
 	p := o.cparams
