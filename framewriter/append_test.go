@@ -194,7 +194,7 @@ func TestAppendDays(t *testing.T) {
 				case 4:
 					// Die without Close (chunks written, nothing else).
 					if !sparse {
-						w.sink.(*fileSink).abort()
+						w.storage.release()
 					}
 					if got := snapshot(); !bytes.Equal(got, want) {
 						t.Fatalf("day %d: dead append changed the frame", day)

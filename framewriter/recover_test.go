@@ -211,10 +211,10 @@ func TestRecoverFileInPlace(t *testing.T) {
 			want = append(want, raw...)
 		}
 	}
-	fs := w.sink.(*fileSink)
+	fs := w.storage.(*contiguous).sink.(*fileSink)
 	st, _ := fs.f.Stat()
 	fs.f.Truncate(st.Size() - 100)
-	fs.abort()
+	fs.release()
 	rep, err := RecoverFile(path, WithoutSync())
 	if err != nil {
 		t.Fatal(err)

@@ -27,12 +27,11 @@ import (
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	sink   sink   // contiguous frames
-	dir    string // sparse frames
-	cp     blosc2.CParams
-	h      frame.Header // header template; sizes filled at Close
-	hdrLen int          // length once written (0 before)
-	vl     []frame.VLMeta
+	storage storage // where the frame goes: a contiguous frame's bytes or a sparse directory
+	cp      blosc2.CParams
+	h       frame.Header // header template; sizes filled at Close
+	hdrLen  int          // length once written (0 before)
+	vl      []frame.VLMeta
 
 	entries []int64
 	crcs    []uint32 // with sums, each chunk's checksum (0 for index-only ones)
@@ -41,9 +40,7 @@ type Writer struct {
 	// header's has_vlmetalayers).
 	trailerHasVL bool
 	sizes        frame.Sizes
-	cbytes       int64  // contiguous: chunks section length; sparse: Σ chunk file sizes
-	nextID       int64  // sparse: next chunk file number
-	adopt        []byte // sparse recovery: the bytes chunk file nextID already holds
+	cbytes       int64 // contiguous: chunks section length; sparse: Σ chunk file sizes
 	specials     SpecialMode
 	pending      []pendingSpecial // index-only specials, for relocation
 	fill         bool             // the index is FillSpecial's repeated value
@@ -81,7 +78,7 @@ func (p *pendingSpecial) chunk() ([]byte, error) {
 // NewWriter returns a Writer that writes a contiguous frame to w, starting at
 // w's current position when w can seek. Close does not close w.
 func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
-	return newWriter(newSink(w), "", opts)
+	return newWriter(&contiguous{sink: newSink(w)}, opts)
 }
 
 // NewWriterAt returns a Writer that writes a contiguous frame into w from offset
@@ -90,7 +87,7 @@ func NewWriterAt(w io.WriterAt, off int64, opts ...WriterOption) (*Writer, error
 	if off < 0 {
 		return nil, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
 	}
-	return newWriter(&atSink{w: w, base: off}, "", opts)
+	return newWriter(&contiguous{sink: &atSink{w: w, base: off}}, opts)
 }
 
 // Create creates (or truncates) the file at path and returns a Writer for
@@ -106,16 +103,18 @@ func Create(path string, opts ...WriterOption) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	s := &fileSink{atSink: atSink{w: f}, f: f, sync: !o.noSync}
-	w, err := newWriter(s, "", opts)
+	s := &contiguous{sink: &fileSink{atSink: atSink{w: f}, f: f, sync: !o.noSync}}
+	w, err := newWriter(s, opts)
 	if err != nil {
-		s.abort()
+		s.release()
 		return nil, err
 	}
 	return w, nil
 }
 
-func newWriter(s sink, dir string, opts []WriterOption) (*Writer, error) {
+// newWriter builds a Writer putting its frame in st; st may be nil when
+// the caller sets the storage afterwards (Append).
+func newWriter(st storage, opts []WriterOption) (*Writer, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -133,15 +132,15 @@ func newWriter(s sink, dir string, opts []WriterOption) (*Writer, error) {
 		return nil, err
 	}
 	typ := uint8(frame.TypeContiguous)
-	if dir != "" {
-		typ = frame.TypeSparse
+	if st != nil {
+		typ = st.frameType()
 	}
-	w := &Writer{sink: s, dir: dir, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky, sums: !o.noSums}
+	w := &Writer{storage: st, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky, sums: !o.noSums}
 	w.h.Metalayers = o.metas
 	w.specials = o.specials
 	if w.specials == SpecialsAuto {
 		w.specials = SpecialsIndex
-		if s != nil && !s.seekable() {
+		if st != nil && !st.indexOnly() {
 			w.specials = SpecialsInline
 		}
 	}
@@ -252,19 +251,11 @@ func (w *Writer) TruncateChunks(n int) error {
 	if w.sizes.ChunkSize <= 0 {
 		return fmt.Errorf("%w: truncating a frame whose chunk sizes vary", blosc2.ErrUnsupported)
 	}
-	if w.dir != "" {
-		// A sparse frame's cbytes is the sum of its chunk files.
-		for _, e := range w.entries[n:] {
-			if e < 0 {
-				continue
-			}
-			st, err := os.Stat(w.chunkPath(e))
-			if err != nil {
-				return err
-			}
-			w.cbytes -= st.Size()
-		}
+	gone, err := w.storage.dropped(w.entries[n:])
+	if err != nil {
+		return err
 	}
+	w.cbytes -= gone
 	w.entries = w.entries[:n]
 	if w.sums {
 		w.crcs = w.crcs[:n]
@@ -284,7 +275,7 @@ func (w *Writer) TruncateChunks(n int) error {
 // sparse frame's directory (nothing to patch) and for destinations that
 // cannot seek (a pipe, a socket, a file opened with O_APPEND), where the
 // frame keeps its unpatched header.
-func (w *Writer) Seekable() bool { return w.sink != nil && w.sink.seekable() }
+func (w *Writer) Seekable() bool { return w.storage != nil && w.storage.seekable() }
 
 // CParams returns the parameters WriteChunk compresses with.
 func (w *Writer) CParams() blosc2.CParams { return w.cp }
@@ -339,7 +330,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	if len(w.entries) >= frame.MaxChunks {
 		return fmt.Errorf("%w: a frame holds at most %d chunks", blosc2.ErrTooLarge, frame.MaxChunks)
 	}
-	if err := w.writeHeader(int32(h.Nbytes)); err != nil {
+	if err := w.storage.begin(w, int32(h.Nbytes)); err != nil {
 		return err
 	}
 	kind := h.Special()
@@ -352,7 +343,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
 		w.entries = append(w.entries, frame.SpecialEntry(kind))
 		w.noteCRC(nil)
-		if err := w.markLossy(); err != nil {
+		if err := w.storage.markLossy(w); err != nil {
 			return err
 		}
 	} else {
@@ -377,64 +368,12 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 // store writes a chunk to the chunks section (or its own file) and
 // returns its index entry.
 func (w *Writer) store(chunk []byte) (int64, error) {
-	if w.dir != "" {
-		id := w.nextID
-		if id > 0xFFFFFFFF {
-			return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)
-		}
-		if !bytes.Equal(chunk, w.adopt) {
-			if err := w.fail(writeFileSync(w.chunkPath(id), chunk, !w.noSync)); err != nil {
-				return 0, err
-			}
-		}
-		w.nextID++
-		w.cbytes += int64(len(chunk))
-		return id, nil
-	}
-	e := w.cbytes
-	if err := w.fail(w.sink.write(chunk)); err != nil {
+	e, err := w.storage.store(w, chunk)
+	if err != nil {
 		return 0, err
 	}
 	w.cbytes += int64(len(chunk))
 	return e, nil
-}
-
-// writeHeader writes the header with its sizes unpatched before the first
-// chunk of a contiguous frame: frame_len 0, nbytes and cbytes -1 (values
-// C-Blosc2 never writes, so that a reader knows), the chunk size the
-// first chunk sets.
-func (w *Writer) writeHeader(first int32) error {
-	if w.hdrLen > 0 || w.dir != "" {
-		return nil
-	}
-	h := w.h
-	h.FrameLen = 0
-	h.Nbytes, h.Cbytes = -1, -1
-	if w.sizes.N == 0 && first > 0 {
-		h.ChunkSize = first
-	}
-	h.HasVLMeta = len(w.vl) > 0 || w.sums // the checksum record is one
-	b := h.Append(nil)
-	if err := w.fail(w.sink.write(b)); err != nil {
-		return err
-	}
-	w.hdrLen = len(b)
-	w.h.HeaderLen = h.HeaderLen
-	w.h.Metalayers = h.Metalayers
-	return nil
-}
-
-// markLossy records in the unpatched header, once, that chunks exist only
-// as index entries, so that Recover can warn that a crash lost them.
-func (w *Writer) markLossy() error {
-	if w.lossy || w.dir != "" || !w.sink.seekable() {
-		return nil
-	}
-	w.lossy = true
-	var b [9]byte
-	b[0] = 0xD3
-	copy(b[1:], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE})
-	return w.fail(w.sink.patch(frame.PosNbytes-1, b[:]))
 }
 
 // blockSizeFor is the block size C-Blosc2's compressor chooses for nbytes
@@ -514,7 +453,7 @@ func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) e
 	if left > 0 {
 		total++
 	}
-	if err := w.writeHeader(int32(chunksize)); err != nil {
+	if err := w.storage.begin(w, int32(chunksize)); err != nil {
 		return err
 	}
 	w.h.BlockSize = int32(bs)
@@ -539,7 +478,7 @@ func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) e
 	}
 	w.fill = true
 	w.dirty = true
-	return w.markLossy()
+	return w.storage.markLossy(w)
 }
 
 // AddMetalayer declares a fixed metalayer (see WithMetalayer); only
@@ -571,7 +510,7 @@ func (w *Writer) UpdateMetalayer(name string, content []byte) error {
 		if len(content) > len(m.Content) {
 			return fmt.Errorf("%w: metalayer %q holds %d bytes, cannot grow to %d", blosc2.ErrInvalidOption, name, len(m.Content), len(content))
 		}
-		if w.hdrLen > 0 && !w.sink.seekable() {
+		if w.hdrLen > 0 && !w.storage.seekable() {
 			return fmt.Errorf("%w: metalayer %q: the header is already written to a destination that cannot seek", blosc2.ErrUnsupported, name)
 		}
 		m.Content = bytes.Clone(m.Content)
@@ -689,9 +628,10 @@ func (w *Writer) Close() error {
 	return nil
 }
 
+// abort releases the storage of a failed session without writing more.
 func (w *Writer) abort() {
-	if fs, ok := w.sink.(*fileSink); ok {
-		fs.abort()
+	if w.storage != nil {
+		w.storage.release()
 	}
 }
 
@@ -825,43 +765,5 @@ func (w *Writer) finalHeader(frameLen int64) []byte {
 	return h.Append(nil)
 }
 
-func (w *Writer) finish() error {
-	if w.dir != "" {
-		return w.finishSparse()
-	}
-	if w.resumed && !w.dirty {
-		if fs, ok := w.sink.(*fileSink); ok {
-			fs.closed = true
-			return fs.f.Close()
-		}
-		return nil
-	}
-	if err := w.writeHeader(-1); err != nil {
-		return err
-	}
-	if err := w.relocate(); err != nil {
-		return err
-	}
-	idx, trailer, err := w.tail()
-	if err != nil {
-		return err
-	}
-	if err := w.sink.write(idx); err != nil {
-		return err
-	}
-	if err := w.sink.write(trailer); err != nil {
-		return err
-	}
-	if testHookBeforePatch != nil {
-		if err := testHookBeforePatch(); err != nil {
-			return err
-		}
-	}
-	if w.sink.seekable() {
-		hdr := w.finalHeader(int64(w.hdrLen) + w.cbytes + int64(len(idx)) + int64(len(trailer)))
-		if err := w.sink.patch(0, hdr); err != nil {
-			return err
-		}
-	}
-	return w.sink.finish()
-}
+// finish writes what Close must write, by the storage.
+func (w *Writer) finish() error { return w.storage.finish(w) }
