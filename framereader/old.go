@@ -135,13 +135,5 @@ func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, err
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := blosc2.ParsePrefix(hb)
-	if err != nil {
-		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
-	}
-	cb := int64(p.Cbytes)
-	if cb > s.size-e {
-		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
-	}
-	return readChunk(dst, s.ra, e, cb, s.size, "chunk", sum)
+	return sizedChunk(dst, hb, e, s.size-e, "the buffer", s.ra, e, s.size, sum)
 }

@@ -268,15 +268,23 @@ func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32,
 	if err != nil {
 		return nil, 0, err
 	}
+	return sizedChunk(dst, hb, e, s.cbytes-e, "the chunks section", s.ra, s.base+e, s.base+s.cbytes, sum)
+}
+
+// sizedChunk reads the chunk at entry e whose first bytes are hb: the
+// cbytes they declare must fit in the room bytes before the end of
+// bound; the chunk is then read at off of ra, which ends at end (with its
+// checksum if sum).
+func sizedChunk(dst, hb []byte, e, room int64, bound string, ra io.ReaderAt, off, end int64, sum bool) ([]byte, uint32, error) {
 	p, err := blosc2.ParsePrefix(hb)
 	if err != nil {
 		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
 	}
 	cb := int64(p.Cbytes)
-	if cb > s.cbytes-e {
-		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
+	if cb > room {
+		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; %s ends %d bytes later", blosc2.ErrCorrupt, e, cb, bound, room)
 	}
-	return readChunk(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk", sum)
+	return readChunk(dst, ra, off, cb, end, "chunk", sum)
 }
 
 // readChunk reads n bytes at off, with their checksum if sum.
