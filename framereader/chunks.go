@@ -103,7 +103,7 @@ func (s *ChunkReader) Metalayers() []Metalayer { return metalayersOf(s.frame.Hea
 // Metalayer returns the content of the named metalayer of the frame being
 // read.
 func (s *ChunkReader) Metalayer(name string) ([]byte, bool) {
-	return metalayerOf(s.frame.Header, name)
+	return s.frame.Header.Metalayer(name)
 }
 
 // VLMetalayerNames returns the vlmetalayer names of the last frame read to

@@ -768,7 +768,7 @@ type Metalayer struct {
 func (r *Reader) Metalayers() []Metalayer { return metalayersOf(&r.h) }
 
 // Metalayer returns a copy of the content of the named metalayer.
-func (r *Reader) Metalayer(name string) ([]byte, bool) { return metalayerOf(&r.h, name) }
+func (r *Reader) Metalayer(name string) ([]byte, bool) { return r.h.Metalayer(name) }
 
 func metalayersOf(h *frame.Header) []Metalayer {
 	out := make([]Metalayer, len(h.Metalayers))
@@ -776,15 +776,6 @@ func metalayersOf(h *frame.Header) []Metalayer {
 		out[i] = Metalayer{Name: m.Name, Content: bytes.Clone(m.Content)}
 	}
 	return out
-}
-
-func metalayerOf(h *frame.Header, name string) ([]byte, bool) {
-	for _, m := range h.Metalayers {
-		if m.Name == name {
-			return bytes.Clone(m.Content), true
-		}
-	}
-	return nil, false
 }
 
 // MetalayerValue decodes the named metalayer as msgpack (as b2nd and

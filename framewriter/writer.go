@@ -522,14 +522,7 @@ func (w *Writer) UpdateMetalayer(name string, content []byte) error {
 }
 
 // Metalayer returns the current content of metalayer name.
-func (w *Writer) Metalayer(name string) ([]byte, bool) {
-	for _, m := range w.h.Metalayers {
-		if m.Name == name {
-			return bytes.Clone(m.Content), true
-		}
-	}
-	return nil, false
-}
+func (w *Writer) Metalayer(name string) ([]byte, bool) { return w.h.Metalayer(name) }
 
 // SetVLMetalayer adds or replaces the variable-length metalayer name with
 // content compressed using C-Blosc2's default parameters (BloscLZ level 5,

@@ -209,10 +209,8 @@ func parseMetaSection(h *Header, hdr []byte, pos int) error {
 		if ln < 0 || ln > len(hdr)-o-5 {
 			return fmt.Errorf("%w: metalayer %q of %d bytes at offset %d overruns the %d-byte header", errs.ErrHeader, name, ln, o, len(hdr))
 		}
-		for _, m := range h.Metalayers {
-			if m.Name == name {
-				return fmt.Errorf("%w: metalayer %q appears twice", errs.ErrHeader, name)
-			}
+		if _, dup := FindMetalayer(h.Metalayers, name); dup {
+			return fmt.Errorf("%w: metalayer %q appears twice", errs.ErrHeader, name)
 		}
 		h.Metalayers = append(h.Metalayers, Metalayer{Name: name, Content: hdr[o+5 : o+5+ln : o+5+ln], Offset: o})
 	}
@@ -311,6 +309,25 @@ func CheckMetaName(name string) error {
 	return nil
 }
 
+// FindMetalayer returns the metalayer of ms called name.
+func FindMetalayer(ms []Metalayer, name string) (Metalayer, bool) {
+	for _, m := range ms {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metalayer{}, false
+}
+
+// Metalayer returns a copy of the content of the fixed metalayer name.
+func (h *Header) Metalayer(name string) ([]byte, bool) {
+	m, ok := FindMetalayer(h.Metalayers, name)
+	if !ok {
+		return nil, false
+	}
+	return bytes.Clone(m.Content), true
+}
+
 // AddMetalayer appends a fixed metalayer to metas after the checks every
 // writer makes when it is declared: a 1-31 byte name (CheckMetaName), not
 // declared before, at most MaxMetalayers, content under 2 GiB, and names
@@ -319,10 +336,8 @@ func AddMetalayer(metas *[]Metalayer, name string, content []byte) error {
 	if err := CheckMetaName(name); err != nil {
 		return err
 	}
-	for _, m := range *metas {
-		if m.Name == name {
-			return fmt.Errorf("%w: metalayer %q declared twice", errs.ErrInvalidOption, name)
-		}
+	if _, dup := FindMetalayer(*metas, name); dup {
+		return fmt.Errorf("%w: metalayer %q declared twice", errs.ErrInvalidOption, name)
 	}
 	if len(*metas) >= MaxMetalayers {
 		return fmt.Errorf("%w: more than %d metalayers", errs.ErrInvalidOption, MaxMetalayers)

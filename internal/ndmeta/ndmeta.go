@@ -105,10 +105,8 @@ func Geometry(b []byte) *blosc2.Geometry {
 // C-Blosc2's plugins read it from the super-chunk.
 func FrameGeometry(ms []frame.Metalayer) *blosc2.Geometry {
 	for _, name := range []string{"b2nd", "caterva"} {
-		for _, m := range ms {
-			if m.Name == name {
-				return Geometry(m.Content)
-			}
+		if m, ok := frame.FindMetalayer(ms, name); ok {
+			return Geometry(m.Content)
 		}
 	}
 	return nil
