@@ -344,7 +344,7 @@ func planFrame(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 		sizes.Add(n)
 	}
 	if !plan.rep.IndexFound {
-		if h.Nbytes == -2 {
+		if h.Nbytes == frame.NbytesLossy {
 			plan.rep.LostSpecials = true
 		} else if !h.Unpatched() && h.Nbytes > 0 {
 			// A stale header (an interrupted in-place append): compare what

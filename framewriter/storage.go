@@ -86,10 +86,7 @@ func (c *contiguous) markLossy(w *Writer) error {
 		return nil
 	}
 	w.lossy = true
-	var b [9]byte
-	b[0] = 0xD3
-	copy(b[1:], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE})
-	return w.fail(c.sink.patch(frame.PosNbytes-1, b[:]))
+	return w.fail(c.sink.patch(frame.PosNbytes-1, frame.LossyMark()))
 }
 
 func (c *contiguous) finish(w *Writer) error {

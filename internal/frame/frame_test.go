@@ -232,3 +232,11 @@ func FuzzDecodeMsgpack(f *testing.F) {
 		}
 	})
 }
+
+// TestLossyMark: the int64 -2 as the unpatched header's nbytes field.
+func TestLossyMark(t *testing.T) {
+	want := []byte{0xD3, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE}
+	if got := LossyMark(); !bytes.Equal(got, want) {
+		t.Fatalf("LossyMark() = % x, want % x", got, want)
+	}
+}

@@ -68,6 +68,18 @@ func (h *Header) UseDict() bool { return h.OtherFlags2&1 != 0 }
 // bit is not trusted (C-Blosc2 2.x never set it).
 func (h *Header) Variable() bool { return h.ChunkSize == 0 }
 
+// NbytesLossy is the nbytes an unpatched header holds once chunks exist
+// only as index entries, which a writer that dies loses: Recover warns
+// when it finds it. C-Blosc2 never writes a negative nbytes.
+const NbytesLossy = -2
+
+// LossyMark returns the bytes that, written at PosNbytes-1 of an
+// unpatched header, make its nbytes field (an int64) NbytesLossy.
+func LossyMark() []byte {
+	n := int64(NbytesLossy)
+	return appendU64([]byte{mpInt64}, uint64(n))
+}
+
 // Unpatched reports a header whose sizes a writer never patched: a
 // non-seekable destination or a writer that died (frame_len 0 or a negative
 // nbytes or cbytes, values C-Blosc2 never writes).
