@@ -98,7 +98,7 @@ type Auto struct {
 	// Fixed names the parameters taken from Base unchanged.
 	Fixed Fixed
 	// Base holds the fixed parameters and those the mode never chooses
-	// (SplitMode, UseDict, Threads). Base.TypeSize, when not fixed and
+	// (SplitMode, UseDict, Concurrency). Base.TypeSize, when not fixed and
 	// above 1, is a hint: that element size is among the candidates.
 	Base CParams
 }
@@ -237,7 +237,7 @@ func filtered(p *CParams) bool {
 
 // probe returns the candidate that compresses src's sample windows
 // smallest (the earliest on a tie). Candidates of one stage run on up to
-// Base.Threads goroutines; the choice does not depend on how many.
+// Base.Concurrency goroutines; the choice does not depend on how many.
 func (a *Auto) probe(src []byte, hint int) candidate {
 	fixedTS := a.Fixed&FixTypeSize != 0
 	baseTS := max(a.Base.TypeSize, 1)
@@ -337,7 +337,7 @@ func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
 }
 
 // sizes returns the size of sample's chunk under each candidate,
-// computed on up to Base.Threads goroutines.
+// computed on up to Base.Concurrency goroutines.
 func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 	sizes := make([]int, len(cands))
 	size := func(i int, out []byte) []byte {
@@ -350,7 +350,7 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 			p.Level = min(p.Level, 2)
 		}
 		p.BlockSize = min(probeWindow, len(sample))
-		p.Threads = 1
+		p.Concurrency = 1
 		p.UseDict = false
 		out, err := Compress(out[:0], sample, &p)
 		sizes[i] = len(out)
@@ -359,7 +359,7 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		}
 		return out
 	}
-	threads := min(a.Base.Threads, len(cands))
+	threads := min(a.Base.Concurrency, len(cands))
 	if threads <= 1 {
 		bufs := probePool.Get().(*probeBufs)
 		for i := range cands {

@@ -121,7 +121,7 @@ func TestAutoSpecial(t *testing.T) {
 			if len(chunk) > ExtendedHeaderLen+16 {
 				t.Fatalf("special chunk of %d bytes", len(chunk))
 			}
-			got, err := Decompress(nil, chunk)
+			got, err := Decompress(nil, chunk, nil)
 			if err != nil || !bytes.Equal(got, tc.src) {
 				t.Fatalf("round trip: %v", err)
 			}
@@ -145,14 +145,14 @@ func TestAutoDeterministic(t *testing.T) {
 			var first []byte
 			for _, threads := range []int{1, 2, 5} {
 				a := DefaultAuto(tier)
-				a.Base.Threads = threads
+				a.Base.Concurrency = threads
 				chunk, p, err := CompressAuto(nil, src, &a)
 				if err != nil {
 					t.Fatalf("%v %s: %v", tier, name, err)
 				}
 				if first == nil {
 					first = chunk
-					got, err := Decompress(nil, chunk)
+					got, err := Decompress(nil, chunk, nil)
 					if err != nil || !bytes.Equal(got, src) {
 						t.Fatalf("%v %s: round trip: %v", tier, name, err)
 					}

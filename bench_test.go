@@ -47,7 +47,7 @@ func BenchmarkCompress(b *testing.B) {
 	for name, src := range benchFiles(b) {
 		for _, c := range []codec.ID{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
 			for _, pl := range benchPipelines {
-				p := CParams{Codec: c, Level: 5, TypeSize: typesizeOf(name), Filters: pl.filters, Threads: 1}
+				p := CParams{Codec: c, Level: 5, TypeSize: typesizeOf(name), Filters: pl.filters, Concurrency: 1}
 				b.Run(fmt.Sprintf("%s/%s/%s", name, codec.Name(c), pl.name), func(b *testing.B) {
 					dst := make([]byte, 0, len(src)+MaxOverhead)
 					b.SetBytes(int64(len(src)))
@@ -72,7 +72,7 @@ func BenchmarkDecompress(b *testing.B) {
 	for name, src := range benchFiles(b) {
 		for _, c := range []codec.ID{BloscLZ, LZ4, LZ4HC, Zlib, Zstd} {
 			for _, pl := range benchPipelines {
-				p := CParams{Codec: c, Level: 5, TypeSize: typesizeOf(name), Filters: pl.filters, Threads: 1}
+				p := CParams{Codec: c, Level: 5, TypeSize: typesizeOf(name), Filters: pl.filters, Concurrency: 1}
 				chunk, err := Compress(nil, src, &p)
 				if err != nil {
 					b.Fatal(err)
@@ -101,7 +101,7 @@ func BenchmarkThreads(b *testing.B) {
 		}
 	}
 	for _, threads := range []int{1, 2, 4} {
-		p := CParams{Codec: LZ4, Level: 5, TypeSize: 4, Filters: Pipeline(Filter{ID: Shuffle}), Threads: threads}
+		p := CParams{Codec: LZ4, Level: 5, TypeSize: 4, Filters: Pipeline(Filter{ID: Shuffle}), Concurrency: threads}
 		chunk, _ := Compress(nil, src, &p)
 		b.Run(fmt.Sprintf("compress/lz4/threads%d", threads), func(b *testing.B) {
 			b.SetBytes(int64(len(src)))
@@ -116,7 +116,7 @@ func BenchmarkThreads(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			out := make([]byte, len(src))
 			for b.Loop() {
-				if _, err := DecompressTo(out, chunk, &DParams{Threads: threads}); err != nil {
+				if _, err := DecompressTo(out, chunk, &DParams{Concurrency: threads}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -133,7 +133,7 @@ func BenchmarkAuto(b *testing.B) {
 		for _, tier := range []Tier{TierFastest, TierDefault, TierBetter, TierBest} {
 			b.Run(fmt.Sprintf("%s/%v", name, tier), func(b *testing.B) {
 				a := DefaultAuto(tier)
-				a.Base.Threads = 1
+				a.Base.Concurrency = 1
 				dst := make([]byte, 0, len(src)+MaxOverhead)
 				b.SetBytes(int64(len(src)))
 				var probe, comp time.Duration

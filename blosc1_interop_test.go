@@ -253,14 +253,14 @@ func TestBlosc1MatrixAgainstC(t *testing.T) {
 		if !r.Match {
 			fail("%s: C-Blosc 1.21 did not decode our chunk to the data: %s (header % x)", c.Name, r.Err, ours[:16])
 		}
-		back, err := blosc2.Decompress(nil, theirs)
+		back, err := blosc2.Decompress(nil, theirs, nil)
 		if err != nil || !bytes.Equal(back, data) {
 			fail("%s: Go did not decode C-Blosc 1.21's chunk (header % x): %v", c.Name, theirs[:16], err)
 		}
 		h, err := blosc2.ParseHeader(theirs)
 		if err != nil {
 			fail("%s: %v", c.Name, err)
-		} else if want := codec.Format(c.codec); h.Format() != want || (c.codec == blosc2.Snappy && codec.Name(h.Codec) != "snappy") {
+		} else if want := blosc2.CodecFormat(c.codec); h.Format() != want || (c.codec == blosc2.Snappy && codec.Name(h.Codec) != "snappy") {
 			fail("%s: C's chunk parses as format %d codec %s, want format %d", c.Name, h.Format(), codec.Name(h.Codec), want)
 		}
 		total[c.codec]++
@@ -368,7 +368,7 @@ func TestZarrV2FromGo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := blosc2.Decompress(nil, chunk)
+				got, err := blosc2.Decompress(nil, chunk, nil)
 				if err != nil {
 					t.Fatalf("%s chunk %d.%d: %v", a.Path, i, j, err)
 				}

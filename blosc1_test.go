@@ -81,7 +81,7 @@ func TestSnappyOnlyInBlosc1(t *testing.T) {
 		t.Fatal(err)
 	}
 	h, err := blosc2.ParseHeader(chunk)
-	if err != nil || h.Version != blosc2.VersionBlosc1 || h.Codec != blosc2.Snappy || h.Format() != codec.FormatSnappy || h.HeaderLen() != 16 {
+	if err != nil || h.Version != blosc2.VersionBlosc1 || h.Codec != blosc2.Snappy || h.Format() != blosc2.FormatSnappy || h.HeaderLen() != 16 {
 		t.Fatalf("header %+v, %v", h, err)
 	}
 	// A Blosc2 chunk with Snappy's format: made from an LZ4 chunk by
@@ -93,9 +93,9 @@ func TestSnappyOnlyInBlosc1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2[2] = b2[2]&^0xE0 | codec.FormatSnappy<<5
+	b2[2] = b2[2]&^0xE0 | blosc2.FormatSnappy<<5
 	b2[22] = uint8(blosc2.Snappy)
-	_, err = blosc2.Decompress(nil, b2)
+	_, err = blosc2.Decompress(nil, b2, nil)
 	if !errors.Is(err, blosc2.ErrUnsupported) || !strings.Contains(err.Error(), "C-Blosc2 has no snappy codec") {
 		t.Fatalf("Blosc2 chunk with snappy: got %v", err)
 	}
@@ -126,12 +126,12 @@ func TestBlosc1RoundTrip(t *testing.T) {
 		for _, id := range []codec.ID{blosc2.BloscLZ, blosc2.LZ4, blosc2.LZ4HC, blosc2.Snappy, blosc2.Zlib, blosc2.Zstd} {
 			for _, f := range []blosc2.FilterID{blosc2.NoFilter, blosc2.Shuffle, blosc2.BitShuffle} {
 				for _, lv := range levels {
-					p := blosc2.CParams{Codec: id, Level: lv, TypeSize: 8, Filters: blosc2.Pipeline(blosc2.Filter{ID: f}), Format: blosc2.ChunkBlosc1, Threads: 1}
+					p := blosc2.CParams{Codec: id, Level: lv, TypeSize: 8, Filters: blosc2.Pipeline(blosc2.Filter{ID: f}), Format: blosc2.ChunkBlosc1, Concurrency: 1}
 					one, err := blosc2.Compress(nil, src, &p)
 					if err != nil {
 						t.Fatal(err)
 					}
-					p.Threads = 4
+					p.Concurrency = 4
 					four, err := blosc2.Compress(nil, src, &p)
 					if err != nil {
 						t.Fatal(err)
@@ -142,7 +142,7 @@ func TestBlosc1RoundTrip(t *testing.T) {
 					if len(one) > len(src)+16 || one[0] != blosc2.VersionBlosc1 || one[2]&0x05 == 0x05 {
 						t.Fatalf("%s %s filter %d level %d: %d bytes for %d, header % x", name, codec.Name(id), f, lv, len(one), len(src), one[:16])
 					}
-					back, err := blosc2.DecompressWith(nil, one, &blosc2.DParams{Threads: 3})
+					back, err := blosc2.Decompress(nil, one, &blosc2.DParams{Concurrency: 3})
 					if err != nil || !bytes.Equal(back, src) {
 						t.Fatalf("%s %s filter %d level %d: round trip: %v", name, codec.Name(id), f, lv, err)
 					}
@@ -185,7 +185,7 @@ func TestBlosc1CVectors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := blosc2.Decompress(nil, theirs)
+		got, err := blosc2.Decompress(nil, theirs, nil)
 		if err != nil || !bytes.Equal(got, src) {
 			t.Errorf("%s: decoding C's chunk: %v", c.File, err)
 		}

@@ -1,6 +1,6 @@
 package blosc2
 
-// BYTEDELTA filter plugins (filters.md §7.3). The block is cut into streams
+// BYTEDELTA filter plugins (plugins/filters/bytedelta/bytedelta.c). The block is cut into streams
 // streams of L = len/streams bytes (the SHUFFLE layout, so the filter is
 // meant to follow SHUFFLE); each stream stores the differences (mod 256)
 // between consecutive bytes. The bytes past streams*L belong to no stream

@@ -12,7 +12,7 @@ import (
 
 // Compress compresses src into one chunk, appends it to dst and returns the
 // extended slice. p nil means DefaultCParams. The result is at most
-// len(src)+MaxOverhead bytes long, and does not depend on p.Threads.
+// len(src)+MaxOverhead bytes long, and does not depend on p.Concurrency.
 //
 // The layout decisions (block size, splitting, runs, raw streams, the
 // memcpy fallback, the all-zero special chunk) are C-Blosc2 3.3.2's serial
@@ -21,11 +21,7 @@ import (
 // no runs or special chunks, at most len(src)+16 bytes), and so are the
 // bytes with BloscLZ, LZ4 and clevel 0.
 func Compress(dst, src []byte, p *CParams) ([]byte, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return dst, err
 	}
@@ -52,7 +48,7 @@ type encoder struct {
 }
 
 // headerTypeSize is the typesize a chunk header stores and its filters
-// use: elements wider than 255 bytes are stored as 1 (chunk.md §3.4).
+// use: elements wider than 255 bytes are stored as 1 (README_CHUNK_FORMAT.rst, "typesize").
 func headerTypeSize(t int) int {
 	if t > 255 {
 		return 1
@@ -113,7 +109,7 @@ func splitBlock(p *CParams, t, bs int) bool {
 	return codecOK && shuffled && t <= 16 && bs/t >= 32
 }
 
-// autoBlockSize is C-Blosc2's blosc_stune_next_blocksize (chunk.md §13.2),
+// autoBlockSize is C-Blosc2's blosc_stune_next_blocksize (blosc/stune.c),
 // which also rounds a requested block size down to a multiple of typesize.
 func autoBlockSize(p *CParams, nbytes int) int {
 	t := p.TypeSize
@@ -146,11 +142,7 @@ func autoBlockSize(p *CParams, nbytes int) int {
 // typesize and clamped to nbytes; C-Blosc 1.21's choice for [ChunkBlosc1].
 // Frames record it for special chunks.
 func BlockSize(p *CParams, nbytes int) (int, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return 0, err
 	}
@@ -174,7 +166,7 @@ func newEncoder(p *CParams, src []byte) *encoder {
 	} else {
 		bs = autoBlockSize(p, nbytes)
 		// Splitting blocks shorter than the element would make empty
-		// streams (compat-notes.md #20): never do it.
+		// streams (a C-Blosc2 defect): never do it.
 		e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
 		e.codec, _ = codec.Lookup(p.Codec)
 		e.hl = ExtendedHeaderLen
@@ -241,7 +233,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		if e.blosc1 {
 			e.h.Flags = blosc1Flags(&e.h, e.split)
 		} else {
-			e.h.Flags = flagExtended | uint8(codec.Format(e.p.Codec))<<5
+			e.h.Flags = flagExtended | uint8(codecFormat(e.p.Codec))<<5
 			if !e.split {
 				e.h.Flags |= flagNoSplit
 			}
@@ -252,7 +244,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 			}
 		}
 		if e.dict != nil {
-			e.h.Blosc2Flag |= b2UseDict
+			e.h.blosc2Flag |= b2UseDict
 		}
 		n, err := e.compressBlocks(out)
 		if err != nil {
@@ -261,7 +253,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		if n > 0 {
 			e.h.Cbytes = n
 			if !e.blosc1 && e.allZeroRuns(n) {
-				e.h.Blosc2Flag |= uint8(SpecialZero) << 4
+				e.h.blosc2Flag |= uint8(SpecialZero) << 4
 				e.h.Cbytes = ExtendedHeaderLen
 			}
 			putHeader(out, &e.h)
@@ -271,7 +263,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		// C-Blosc2 does, but never the dictionary flag (C-Blosc2 cannot
 		// read back its own memcpyed chunks that keep it).
 		e.h.Flags |= flagMemcpyed
-		e.h.Blosc2Flag &^= b2UseDict
+		e.h.blosc2Flag &^= b2UseDict
 	} else if e.blosc1 {
 		e.h.Flags = blosc1Flags(&e.h, e.split) | flagMemcpyed
 	} else {
@@ -318,7 +310,7 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 		binary.LittleEndian.PutUint32(out[off:], uint32(len(e.dict)))
 		copy(out[off+4:], e.dict)
 	}
-	threads := min(e.p.Threads, e.nblocks)
+	threads := min(e.p.Concurrency, e.nblocks)
 	if threads <= 1 {
 		s := getScratch(e.h.BlockSize, e.maxStreamBound())
 		defer putScratch(s)
@@ -529,7 +521,7 @@ func runByte(s []byte) (byte, bool) {
 	return v, true
 }
 
-// buildDict makes the chunk's dictionary as C-Blosc2 does (codecs.md §6.3),
+// buildDict makes the chunk's dictionary as C-Blosc2 does (blosc/blosc2.c, get_coffset and the dictionary code),
 // or leaves e.dict nil when the chunk is too small for a useful one.
 func (e *encoder) buildDict() error {
 	nbytes := len(e.src)

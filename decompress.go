@@ -13,15 +13,10 @@ import (
 
 // Decompress decodes chunk, appends the data to dst and returns the extended
 // slice. chunk may be longer than the chunk it starts with; the header's
-// cbytes says where the chunk ends. It is DecompressWith with default
-// parameters.
-func Decompress(dst, chunk []byte) ([]byte, error) {
-	return DecompressWith(dst, chunk, nil)
-}
-
-// DecompressWith is Decompress with parameters: threads and a cap on the
-// declared size. Special uninitialised chunks decode to zeros.
-func DecompressWith(dst, chunk []byte, p *DParams) ([]byte, error) {
+// cbytes says where the chunk ends. p sets the goroutines per chunk, a cap
+// on the declared size and the array geometry; nil means the defaults, as
+// for [Compress]. Special uninitialised chunks decode to zeros.
+func Decompress(dst, chunk []byte, p *DParams) ([]byte, error) {
 	h, d, err := prepare(chunk, p)
 	if err != nil {
 		return dst, err
@@ -189,11 +184,11 @@ func newDecoder(h *Header, chunk []byte) (*decoder, error) {
 		d.dict = chunk[d.tableEnd+4 : d.tableEnd+4+dsize]
 		d.tableEnd += 4 + dsize
 	}
-	if f := h.Format(); f == codec.FormatUser {
+	if f := h.Format(); f == formatUser {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
-	} else if f == codec.FormatSnappy && h.Extended {
+	} else if f == formatSnappy && h.Extended {
 		d.codecErr = fmt.Errorf("%w: snappy in a Blosc2 chunk: C-Blosc2 has no snappy codec, only C-Blosc 1.x chunks (version 2) may use it", ErrUnsupported)
-	} else if _, ok := codec.ForFormat(f); ok {
+	} else if _, ok := formatCodec(f); ok {
 		d.codec, d.codecErr = codec.Lookup(h.Codec)
 	} else {
 		d.codecErr = fmt.Errorf("%w: codec format %d", ErrUnsupported, f)
@@ -233,37 +228,59 @@ func (d *decoder) streamCount(j, bsize int) int {
 func (d *decoder) walkStreams() error {
 	for j := 0; j < d.nblocks; j++ {
 		_, bsize := d.blockRange(j)
-		nstreams := d.streamCount(j, bsize)
-		if bsize/nstreams == 0 || bsize%nstreams != 0 {
-			return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)
+		if err := d.eachStream(j, bsize, nil); err != nil {
+			return err
 		}
-		pos := int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
-		if pos < d.tableEnd || pos >= len(d.chunk) {
-			return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, pos, d.tableEnd, len(d.chunk))
+	}
+	return nil
+}
+
+// eachStream walks the streams of regular block j, bsize bytes long,
+// checking that the block start and every stream lie inside the chunk,
+// and calls fn, when not nil, with each stream k: its stored size csize
+// (0: zeros; negative: a run of the byte -csize) and, for csize > 0, its
+// bytes. neblock is the decoded length of every stream of the block. The
+// one walker of the block layout (README_CHUNK_FORMAT.rst, "Blocks"):
+// [decoder.walkStreams] checks with it, [decoder.decodeStreams] decodes.
+func (d *decoder) eachStream(j, bsize int, fn func(k, neblock, csize int, src []byte) error) error {
+	nstreams := d.streamCount(j, bsize)
+	if bsize/nstreams == 0 || bsize%nstreams != 0 {
+		return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)
+	}
+	neblock := bsize / nstreams
+	pos := int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
+	if pos < d.tableEnd || pos >= len(d.chunk) {
+		return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, pos, d.tableEnd, len(d.chunk))
+	}
+	for k := range nstreams {
+		if pos+4 > len(d.chunk) {
+			return fmt.Errorf("%w: block %d stream %d: size at offset %d past the chunk end %d", ErrCorrupt, j, k, pos, len(d.chunk))
 		}
-		for k := range nstreams {
-			if pos+4 > len(d.chunk) {
-				return fmt.Errorf("%w: block %d stream %d: size at offset %d past the chunk end %d", ErrCorrupt, j, k, pos, len(d.chunk))
+		csize := int(int32(binary.LittleEndian.Uint32(d.chunk[pos:])))
+		pos += 4
+		var src []byte
+		switch {
+		case csize < 0:
+			if csize < -255 || pos >= len(d.chunk) || d.chunk[pos]&1 == 0 {
+				return fmt.Errorf("%w: block %d stream %d: bad run (csize %d)", ErrCorrupt, j, k, csize)
 			}
-			csize := int(int32(binary.LittleEndian.Uint32(d.chunk[pos:])))
-			pos += 4
-			switch {
-			case csize < 0:
-				if csize < -255 || pos >= len(d.chunk) || d.chunk[pos]&1 == 0 {
-					return fmt.Errorf("%w: block %d stream %d: bad run (csize %d)", ErrCorrupt, j, k, csize)
-				}
-				pos++
-			case csize > len(d.chunk)-pos:
-				return fmt.Errorf("%w: block %d stream %d: %d bytes at offset %d past the chunk end %d", ErrCorrupt, j, k, csize, pos, len(d.chunk))
-			default:
-				pos += csize
+			pos++
+		case csize > len(d.chunk)-pos:
+			return fmt.Errorf("%w: block %d stream %d: %d bytes at offset %d past the chunk end %d", ErrCorrupt, j, k, csize, pos, len(d.chunk))
+		default:
+			src = d.chunk[pos : pos+csize]
+			pos += csize
+		}
+		if fn != nil {
+			if err := fn(k, neblock, csize, src); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
 }
 
-// readVLTable validates the block starts of a VL-block chunk (chunk.md §10)
+// readVLTable validates the block starts of a VL-block chunk (README_CHUNK_FORMAT.rst, "VL-blocks")
 // and records where each block's data is and where its output goes.
 func (d *decoder) readVLTable() error {
 	n := d.nblocks
@@ -323,7 +340,7 @@ func (d *decoder) blockRange(j int) (off, n int) {
 	return off, min(d.h.BlockSize, d.h.Nbytes-off)
 }
 
-// hasDelta reports whether blocks other than the first need block 0.
+// needsRef reports whether blocks other than the first need block 0.
 func (d *decoder) needsRef() bool {
 	if d.vlOffsets != nil {
 		return false // every VL block is its own reference
@@ -440,49 +457,22 @@ func (d *decoder) decodeBlock(out []byte, j int, ref []byte, s *scratch) error {
 
 // decodeStreams decodes the streams of regular block j into buf.
 func (d *decoder) decodeStreams(buf []byte, j int) error {
-	bsize := len(buf)
-	nstreams := d.streamCount(j, bsize)
-	neblock := bsize / nstreams
-	if neblock == 0 || bsize%nstreams != 0 {
-		return fmt.Errorf("%w: block %d of %d bytes cannot be split in %d streams", ErrCorrupt, j, bsize, nstreams)
-	}
-	pos := int(int32(binary.LittleEndian.Uint32(d.chunk[d.hl+4*j:])))
-	if pos < d.tableEnd || pos >= len(d.chunk) {
-		return fmt.Errorf("%w: block %d starts at %d, outside [%d, %d)", ErrCorrupt, j, pos, d.tableEnd, len(d.chunk))
-	}
-	for k := range nstreams {
+	return d.eachStream(j, len(buf), func(k, neblock, csize int, src []byte) error {
 		dst := buf[k*neblock : (k+1)*neblock]
-		if pos+4 > len(d.chunk) {
-			return fmt.Errorf("%w: block %d stream %d: size at offset %d past the chunk end %d", ErrCorrupt, j, k, pos, len(d.chunk))
-		}
-		csize := int(int32(binary.LittleEndian.Uint32(d.chunk[pos:])))
-		pos += 4
 		switch {
 		case csize == 0:
 			clear(dst)
 		case csize < 0:
-			if pos >= len(d.chunk) {
-				return fmt.Errorf("%w: block %d stream %d: run token past the chunk end", ErrCorrupt, j, k)
-			}
-			if d.chunk[pos]&1 == 0 || csize < -255 {
-				return fmt.Errorf("%w: block %d stream %d: bad run (csize %d, token %#x)", ErrCorrupt, j, k, csize, d.chunk[pos])
-			}
 			fillRepeat(dst, []byte{byte(-csize)}, 0)
-			pos++
+		case csize == neblock:
+			copy(dst, src)
 		default:
-			if csize > len(d.chunk)-pos {
-				return fmt.Errorf("%w: block %d stream %d: %d bytes at offset %d past the chunk end %d", ErrCorrupt, j, k, csize, pos, len(d.chunk))
-			}
-			src := d.chunk[pos : pos+csize]
-			if csize == neblock {
-				copy(dst, src)
-			} else if err := d.decodeStream(dst, src); err != nil {
+			if err := d.decodeStream(dst, src); err != nil {
 				return fmt.Errorf("block %d stream %d: %w", j, k, err)
 			}
-			pos += csize
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 func (d *decoder) decodeStream(dst, src []byte) error {

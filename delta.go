@@ -2,14 +2,14 @@ package blosc2
 
 import "crypto/subtle"
 
-// DELTA filter (filters.md §5). Blosc's delta is an XOR, in units of u bytes
+// DELTA filter (blosc/delta.c). Blosc's delta is an XOR, in units of u bytes
 // (deltaUnit). Unit k of a reference block (the chunk's block 0) is XORed
 // with unit k-1 of the same block; every other block is XORed, unit by unit,
 // with the chunk's raw first block. XOR works byte by byte, so an XOR of
 // u-byte units is an XOR of bytes at distance u: the unit only decides the
 // distance and which trailing bytes are left out.
 
-// deltaUnit is the XOR unit of DELTA for a header typesize (§5.1): the
+// deltaUnit is the XOR unit of DELTA for a header typesize (blosc/delta.c): the
 // typesize itself for 1, 2, 4 and 8, 8 for other multiples of 8, else 1.
 func deltaUnit(typesize int) int {
 	switch {
@@ -25,7 +25,7 @@ func deltaUnit(typesize int) int {
 // (len(dst) >= len(src), no overlap) receives len(src) bytes. ref == nil
 // marks a reference block; otherwise ref is the chunk's raw first block,
 // len(ref) >= len(src). The bytes past the last whole unit are copied
-// (C-Blosc2 leaves them unwritten, §5.2, so its output there is garbage);
+// (C-Blosc2 leaves them unwritten, so its output there is garbage);
 // a reference block shorter than one unit is copied.
 func deltaEncode(dst, src, ref []byte, typesize int) {
 	n := len(src)

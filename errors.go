@@ -20,7 +20,7 @@ var (
 	// ErrInvalidOption reports a parameter outside its range.
 	ErrInvalidOption = errs.ErrInvalidOption
 	// ErrTooLarge reports input whose declared sizes exceed a limit: the
-	// format's own, or one the caller set (DParams.MaxNbytes).
+	// format's own, or one the caller set (DParams.MaxMemory).
 	ErrTooLarge = errs.ErrTooLarge
 	// ErrClosed reports the use of a closed reader or writer.
 	ErrClosed = errs.ErrClosed

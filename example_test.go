@@ -24,7 +24,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	back, err := blosc2.Decompress(nil, chunk)
+	back, err := blosc2.Decompress(nil, chunk, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -42,7 +42,7 @@ func ExampleGetItems() {
 	p := blosc2.DefaultCParams()
 	p.BlockSize = 8192 // small blocks: GetItems touches one
 	chunk, _ := blosc2.Compress(nil, data, &p)
-	items, err := blosc2.GetItems(nil, chunk, 5000, 2)
+	items, err := blosc2.GetItems(nil, chunk, 5000, 2, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func ExampleGetItems() {
 // Chunks that hold one value need no data at all.
 func ExampleAppendSpecial() {
 	chunk, _ := blosc2.AppendSpecial(nil, blosc2.SpecialValue, 1<<20, 0, 0, []byte{0, 0, 0x80, 0x3f}) // float32 1.0
-	out, _ := blosc2.Decompress(nil, chunk)
+	out, _ := blosc2.Decompress(nil, chunk, nil)
 	fmt.Println(len(chunk), len(out), out[:4])
 	// Output: 36 1048576 [0 0 128 63]
 }

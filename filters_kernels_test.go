@@ -17,7 +17,7 @@ func randBytes(rng *rand.Rand, n int) []byte {
 	return b[:n:n]
 }
 
-// refDeltaEncode follows filters.md §5.1 literally, in units of u bytes.
+// refDeltaEncode follows blosc/delta.c literally, in units of u bytes.
 func refDeltaEncode(src, ref []byte, typesize int) []byte {
 	u := deltaUnit(typesize)
 	out := bytes.Clone(src)
@@ -44,7 +44,8 @@ func TestDeltaUnit(t *testing.T) {
 	}
 }
 
-// TestDeltaSpecExample is filters.md §5.6.
+// TestDeltaSpecExample checks a worked example of the DELTA filter
+// (blosc/delta.c).
 func TestDeltaSpecExample(t *testing.T) {
 	b0 := unhex(t, "0a 0b 0d 10 31 72 05 99 aa 01 7f 80 12 34 56 78")
 	b0out := unhex(t, "0a 01 06 1d 21 43 77 9c 33 ab 7e ff 92 26 62 2e")
@@ -89,7 +90,7 @@ func TestDeltaSpecExample(t *testing.T) {
 
 // TestDeltaProperties checks encode against the literal definition and the
 // round trip, for every typesize class, every length 0..200 and a few
-// longer ones: trailing bytes and short reference blocks copied (§5.2).
+// longer ones: trailing bytes and short reference blocks copied, as blosc/delta.c does.
 func TestDeltaProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	lengths := []int{}
@@ -119,7 +120,8 @@ func TestDeltaProperties(t *testing.T) {
 	}
 }
 
-// TestTruncPrecSpecExample is filters.md §6.
+// TestTruncPrecSpecExample checks a worked example of TRUNC_PREC
+// (blosc/trunc-prec.c).
 func TestTruncPrecSpecExample(t *testing.T) {
 	in := unhex(t, "ab aa aa 3e  cd cc 4c 3e  ab aa 2a 3e  25 49 12 3e")
 	want := unhex(t, "00 a0 aa 3e  00 c0 4c 3e  00 a0 2a 3e  00 40 12 3e")
@@ -182,7 +184,7 @@ func TestTruncPrecRanges(t *testing.T) {
 	}
 }
 
-// refBytedelta follows filters.md §7.3 literally; buggy selects id 34.
+// refBytedelta follows plugins/filters/bytedelta/bytedelta.c literally; buggy selects id 34.
 func refBytedelta(src []byte, s int, buggy bool) []byte {
 	out := bytes.Clone(src)
 	l := len(src) / s
@@ -199,7 +201,8 @@ func refBytedelta(src []byte, s int, buggy bool) []byte {
 	return out
 }
 
-// TestBytedeltaSpecExample is filters.md §7.3.
+// TestBytedeltaSpecExample checks a worked example of BYTEDELTA
+// (plugins/filters/bytedelta/bytedelta.c).
 func TestBytedeltaSpecExample(t *testing.T) {
 	in := unhex(t, `03 0a 1f 42 73 b2 ff 5a  c3 3a bf 52 f3 a2 5f 2a  03 ea df e2 f3 12 3f 7a  c3 1a 7f f2 73 02 9f 4a`)
 	want := unhex(t, `03 07 15 23 31 3f 4d 5b  c3 77 85 93 a1 af bd cb  03 e7 f5 03 11 1f 2d 3b  c3 57 65 73 81 8f 9d ab`)

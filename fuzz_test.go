@@ -51,11 +51,11 @@ func FuzzBlosc1RoundTrip(f *testing.F) {
 		if len(chunk) > len(data)+MinHeaderLen || chunk[0] != VersionBlosc1 {
 			t.Fatalf("chunk of %d bytes for %d, version %d", len(chunk), len(data), chunk[0])
 		}
-		got, err := Decompress(nil, chunk)
+		got, err := Decompress(nil, chunk, nil)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("round trip %+v failed: %v", p, err)
 		}
-		p.Threads = 3
+		p.Concurrency = 3
 		if chunk3, err := Compress(nil, data, &p); err != nil || !bytes.Equal(chunk3, chunk) {
 			t.Fatalf("3 threads wrote other bytes (%v)", err)
 		}
@@ -87,11 +87,11 @@ func FuzzRoundTrip(f *testing.F) {
 		if len(chunk) > len(data)+MaxOverhead {
 			t.Fatalf("chunk of %d bytes for %d", len(chunk), len(data))
 		}
-		got, err := Decompress(nil, chunk)
+		got, err := Decompress(nil, chunk, nil)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("round trip %+v failed: %v", p, err)
 		}
-		p.Threads = 3
+		p.Concurrency = 3
 		if chunk3, err := Compress(nil, data, &p); err != nil || !bytes.Equal(chunk3, chunk) {
 			t.Fatalf("3 threads wrote other bytes (%v)", err)
 		}

@@ -7,7 +7,8 @@ import (
 	"github.com/blosc2go/blosc2/codec"
 )
 
-// Sizes and limits of the chunk format (chunk.md §1).
+// Sizes and limits of the chunk format
+// (https://github.com/Blosc/c-blosc2/blob/main/README_CHUNK_FORMAT.rst).
 const (
 	// MinHeaderLen is the length of the basic (Blosc1-era) header.
 	MinHeaderLen = 16
@@ -47,6 +48,53 @@ const (
 	flagNoSplit    = 0x10
 	flagExtended   = flagShuffle | flagBitshuffle
 )
+
+// Codec format numbers, bits 5-7 of the flags byte. Several codecs share
+// one format (LZ4 and LZ4HC); every codec outside the built-in ones is
+// written as formatUser with its id in byte 22.
+const (
+	formatBloscLZ = 0
+	formatLZ4     = 1
+	formatSnappy  = 2 // C-Blosc 1.x only; C-Blosc2 has no snappy codec
+	formatZlib    = 3
+	formatZstd    = 4
+	formatUser    = 6
+)
+
+// codecFormat is the format number chunks compressed with id carry.
+func codecFormat(id codec.ID) int {
+	switch id {
+	case codec.BloscLZ:
+		return formatBloscLZ
+	case codec.LZ4, codec.LZ4HC:
+		return formatLZ4
+	case codec.Snappy:
+		return formatSnappy
+	case codec.Zlib:
+		return formatZlib
+	case codec.Zstd:
+		return formatZstd
+	}
+	return formatUser
+}
+
+// formatCodec is the codec a format number other than formatUser stands
+// for, and false for the formats no codec implements (5, 7).
+func formatCodec(format int) (codec.ID, bool) {
+	switch format {
+	case formatBloscLZ:
+		return codec.BloscLZ, true
+	case formatLZ4:
+		return codec.LZ4, true
+	case formatSnappy:
+		return codec.Snappy, true
+	case formatZlib:
+		return codec.Zlib, true
+	case formatZstd:
+		return codec.Zstd, true
+	}
+	return 0, false
+}
 
 // Bits of blosc2_flags (byte 31) and blosc2_flags2 (byte 30).
 const (
@@ -90,7 +138,7 @@ func (s Special) String() string {
 type Header struct {
 	Version    uint8 // chunk format version (2 for C-Blosc 1.x, 5, 6 for VL blocks)
 	VersionLZ  uint8 // codec format version; never checked
-	Flags      uint8 // raw flags byte
+	Flags      uint8 // the flags byte (byte 2), as blosc1_cbuffer_metainfo reports it
 	TypeSize   int   // element size, 1-255
 	Nbytes     int   // uncompressed size
 	BlockSize  int   // block size; for VL-block chunks, the number of blocks
@@ -99,8 +147,8 @@ type Header struct {
 	Filters    [MaxFilters]Filter
 	Codec      codec.ID // the codec (from byte 22 or, for 16-byte headers, the format)
 	CodecMeta  uint8
-	Flags2     uint8 // blosc2_flags2, byte 30
-	Blosc2Flag uint8 // blosc2_flags, byte 31
+	flags2     uint8 // blosc2_flags2, byte 30
+	blosc2Flag uint8 // blosc2_flags, byte 31
 }
 
 // HeaderLen is the length of the header: 16 or 32.
@@ -119,21 +167,35 @@ func (h *Header) Special() Special {
 	if !h.Extended {
 		return SpecialNone
 	}
-	return Special(h.Blosc2Flag >> 4 & 7)
+	return Special(h.blosc2Flag >> 4 & 7)
 }
 
 // VLBlocks reports whether the chunk has variable-length blocks; then
 // BlockSize is the number of blocks.
-func (h *Header) VLBlocks() bool { return h.Extended && h.Flags2&b2VLBlocks != 0 }
+func (h *Header) VLBlocks() bool { return h.Extended && h.flags2&b2VLBlocks != 0 }
 
 // UseDict reports whether a dictionary follows the block-start table.
-func (h *Header) UseDict() bool { return h.Extended && h.Blosc2Flag&b2UseDict != 0 }
+func (h *Header) UseDict() bool { return h.Extended && h.blosc2Flag&b2UseDict != 0 }
 
 // Split reports whether full blocks are cut into TypeSize streams.
 func (h *Header) Split() bool { return h.Flags&flagNoSplit == 0 }
 
-// Format is the codec format number of the flags byte.
+// Format is the codec format number of the flags byte (bits 5-7): 0
+// BloscLZ, 1 LZ4 and LZ4HC, 2 Snappy (C-Blosc 1.x), 3 Zlib, 4 Zstd, 6 a
+// codec named by its id ([Header].Codec).
 func (h *Header) Format() int { return int(h.Flags >> 5) }
+
+// CodecName names the chunk's codec as the command line prints it: the
+// registered name of [Header].Codec, or "format-N" for a format number no
+// codec implements (5, 7), whose chunks have no codec id.
+func (h *Header) CodecName() string {
+	if f := h.Format(); f != formatUser {
+		if _, ok := formatCodec(f); !ok {
+			return fmt.Sprintf("format-%d", f)
+		}
+	}
+	return codec.Name(h.Codec)
+}
 
 // NBlocks is the number of blocks of the chunk.
 func (h *Header) NBlocks() int {
@@ -148,9 +210,24 @@ func (h *Header) NBlocks() int {
 
 // ParseHeader decodes and validates the header at the start of chunk. It
 // checks every header field against the others and against len(chunk)
-// (compat-notes.md §2.1), so that the sizes it returns can be trusted to
+// (C-Blosc2's blosc_read_header checks), so that the sizes it returns can be trusted to
 // allocate and to index chunk.
 func ParseHeader(chunk []byte) (Header, error) {
+	return parseHeader(chunk, false)
+}
+
+// ParseHeaderPrefix decodes and validates the header of a chunk from its
+// first bytes b, which may stop before the chunk's end (cbytes): it makes
+// every check of [ParseHeader] but the one that needs the whole chunk
+// present. A frame reader uses it to describe a stored chunk from the
+// bytes it read ahead, as zstd's Header.Decode works on a frame's prefix.
+// When b holds the whole chunk it is ParseHeader(b[:cbytes]).
+func ParseHeaderPrefix(b []byte) (Header, error) {
+	return parseHeader(b, true)
+}
+
+// parseHeader is ParseHeader; with prefix, chunk may end before cbytes.
+func parseHeader(chunk []byte, prefix bool) (Header, error) {
 	var h Header
 	if len(chunk) < MinHeaderLen {
 		return h, fmt.Errorf("%w: chunk of %d bytes is shorter than the %d-byte header", ErrTruncated, len(chunk), MinHeaderLen)
@@ -190,8 +267,8 @@ func ParseHeader(chunk []byte) (Header, error) {
 		}
 		h.Codec = codec.ID(chunk[22])
 		h.CodecMeta = chunk[23]
-		h.Flags2 = chunk[30]
-		h.Blosc2Flag = chunk[31]
+		h.flags2 = chunk[30]
+		h.blosc2Flag = chunk[31]
 	} else {
 		if h.Flags&flagShuffle != 0 {
 			h.Filters[5] = Filter{ID: Shuffle}
@@ -206,21 +283,21 @@ func ParseHeader(chunk []byte) (Header, error) {
 	// Byte 22 names the codec for Blosc2 chunks, but C-Blosc2 only trusts
 	// it for user formats; for the others the format decides (an LZ4HC
 	// chunk is LZ4 to the decoder either way).
-	if f := h.Format(); f != codec.FormatUser {
-		if id, ok := codec.ForFormat(f); ok {
-			if !(h.Extended && codec.Format(h.Codec) == f) {
+	if f := h.Format(); f != formatUser {
+		if id, ok := formatCodec(f); ok {
+			if !(h.Extended && codecFormat(h.Codec) == f) {
 				h.Codec = id
 			}
 		}
 	}
 
-	if h.Version > VersionVLBlocks && h.Flags2&0xFE != 0 {
-		return h, fmt.Errorf("%w: chunk version %d with unknown flags2 bits %#x", ErrUnsupported, h.Version, h.Flags2)
+	if h.Version > VersionVLBlocks && h.flags2&0xFE != 0 {
+		return h, fmt.Errorf("%w: chunk version %d with unknown flags2 bits %#x", ErrUnsupported, h.Version, h.flags2)
 	}
-	if h.Extended && h.Blosc2Flag&b2Lazy != 0 {
+	if h.Extended && h.blosc2Flag&b2Lazy != 0 {
 		return h, fmt.Errorf("%w: lazy chunk (an in-memory C-Blosc2 stand-in, never stored)", ErrUnsupported)
 	}
-	if h.Extended && h.Blosc2Flag&b2InstrCode != 0 {
+	if h.Extended && h.blosc2Flag&b2InstrCode != 0 {
 		return h, fmt.Errorf("%w: instrumented chunk", ErrUnsupported)
 	}
 	special := h.Special()
@@ -257,7 +334,7 @@ func ParseHeader(chunk []byte) (Header, error) {
 	default:
 		return h, fmt.Errorf("%w: special-value kind %d", ErrHeader, special)
 	}
-	if h.Cbytes > len(chunk) {
+	if h.Cbytes > len(chunk) && !prefix {
 		return h, fmt.Errorf("%w: header declares %d bytes, only %d present", ErrTruncated, h.Cbytes, len(chunk))
 	}
 	if h.Memcpyed() && special == SpecialNone && h.Cbytes != h.Nbytes+h.HeaderLen() {
@@ -288,8 +365,8 @@ func putHeader(b []byte, h *Header) {
 	}
 	b[22] = uint8(h.Codec)
 	b[23] = h.CodecMeta
-	b[30] = h.Flags2
-	b[31] = h.Blosc2Flag
+	b[30] = h.flags2
+	b[31] = h.blosc2Flag
 }
 
 // blosc1Flags is the flags byte of a Blosc1 (16-byte) header for h, memcpy
@@ -298,7 +375,7 @@ func putHeader(b []byte, h *Header) {
 // bits 5-7. C-Blosc 1.x writes all of them also into the header of a chunk
 // it stores as is.
 func blosc1Flags(h *Header, split bool) uint8 {
-	f := uint8(codec.Format(h.Codec)) << 5
+	f := uint8(codecFormat(h.Codec)) << 5
 	if !split {
 		f |= flagNoSplit
 	}

@@ -28,7 +28,7 @@ func mustBeSentinel(t *testing.T, label string, err error) {
 // error, and checks that success means exactly nbytes of output.
 func decodeAny(t *testing.T, label string, chunk []byte) error {
 	t.Helper()
-	out, err := DecompressWith(nil, chunk, &DParams{Threads: 2, MaxNbytes: 64 << 20})
+	out, err := Decompress(nil, chunk, &DParams{Concurrency: 2, MaxMemory: 64 << 20})
 	if err != nil {
 		mustBeSentinel(t, label, err)
 		return err
@@ -38,7 +38,7 @@ func decodeAny(t *testing.T, label string, chunk []byte) error {
 		t.Fatalf("%s: decoded %d bytes, header says %d", label, len(out), h.Nbytes)
 	}
 	if n := h.Nbytes / h.TypeSize; n > 0 {
-		if _, err := GetItems(nil, chunk, n/2, n-n/2); err != nil {
+		if _, err := GetItems(nil, chunk, n/2, n-n/2, nil); err != nil {
 			mustBeSentinel(t, label+" getitems", err)
 		}
 	}
@@ -142,9 +142,9 @@ func TestHostileNamedErrors(t *testing.T) {
 	} {
 		var err error
 		if tc.name == "too large for cap" {
-			_, err = DecompressWith(nil, tc.chunk, &DParams{MaxNbytes: 9999})
+			_, err = Decompress(nil, tc.chunk, &DParams{MaxMemory: 9999})
 		} else {
-			_, err = Decompress(nil, tc.chunk)
+			_, err = Decompress(nil, tc.chunk, nil)
 		}
 		if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
 			t.Errorf("%s: got %v, want %v mentioning %q", tc.name, err, tc.want, tc.says)
@@ -165,7 +165,7 @@ func TestHostileAllocation(t *testing.T) {
 	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, err := Decompress(nil, c)
+	_, err := Decompress(nil, c, nil)
 	runtime.ReadMemStats(&after)
 	if err == nil {
 		t.Fatal("garbage decoded")
@@ -185,7 +185,7 @@ func TestRepeatRanges(t *testing.T) {
 	}
 	for off := 0; off < 30; off++ {
 		for _, n := range []int{0, 1, 6, 7, 8, 20, 100} {
-			got, err := DecompressRange(nil, chunk, off, n)
+			got, err := DecompressRange(nil, chunk, off, n, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -43,14 +43,14 @@ func TestPluginsNeedGeometry(t *testing.T) {
 		if h, _ := ParseHeader(chunk); h.Memcpyed() {
 			t.Fatalf("%s: stored uncompressed", c.name)
 		}
-		if _, err := Decompress(nil, chunk); !errors.Is(err, ErrUnsupported) {
+		if _, err := Decompress(nil, chunk, nil); !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%s chunk without geometry: %v", c.name, err)
 		}
-		if out, err := DecompressWith(nil, chunk, &DParams{Geometry: g}); err != nil || len(out) != len(src) {
+		if out, err := Decompress(nil, chunk, &DParams{Geometry: g}); err != nil || len(out) != len(src) {
 			t.Errorf("%s chunk with geometry: %d bytes, %v", c.name, len(out), err)
 		}
 		// A geometry that does not match the block is corrupt, not a panic.
-		if _, err := DecompressWith(nil, chunk, &DParams{Geometry: &Geometry{BlockShape: []int{16, 17}}}); err == nil {
+		if _, err := Decompress(nil, chunk, &DParams{Geometry: &Geometry{BlockShape: []int{16, 17}}}); err == nil {
 			t.Errorf("%s: a lying block shape decoded", c.name)
 		}
 	}
@@ -60,7 +60,7 @@ func TestPluginsNeedGeometry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Decompress(nil, chunk)
+	out, err := Decompress(nil, chunk, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,7 +78,7 @@ func TestRoundTripMatrix(t *testing.T) {
 					src := inputs[name]
 					p := CParams{
 						Codec: c, Level: levels[rng.IntN(len(levels))], TypeSize: ts, Filters: pl,
-						BlockSize: blocksizes[rng.IntN(len(blocksizes))], SplitMode: sm, Threads: 1,
+						BlockSize: blocksizes[rng.IntN(len(blocksizes))], SplitMode: sm, Concurrency: 1,
 						UseDict: c != BloscLZ && c != Zlib && rng.IntN(3) == 0,
 					}
 					label := fmt.Sprintf("%s/%s/ts%d/pipe%d/split%d/l%d/bs%d/dict%v", name, codec.Name(c), ts, pi, sm, p.Level, p.BlockSize, p.UseDict)
@@ -106,12 +106,12 @@ func TestRoundTripTruncPrec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			once, err := Decompress(nil, chunk)
+			once, err := Decompress(nil, chunk, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			chunk2, _ := Compress(nil, once, &p)
-			twice, err := Decompress(nil, chunk2)
+			twice, err := Decompress(nil, chunk2, nil)
 			if err != nil || !bytes.Equal(once, twice) {
 				t.Fatalf("%s prec %d %s: truncation is not a fixed point (%v)", tc.file, tc.prec, codec.Name(c), err)
 			}
@@ -133,13 +133,13 @@ func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
 		t.Fatalf("%s: chunk of %d bytes for %d", label, len(chunk), len(src))
 	}
 	p4 := p
-	p4.Threads = 4
+	p4.Concurrency = 4
 	chunk4, err := Compress([]byte("prefix"), src, &p4)
 	if err != nil || !bytes.Equal(chunk4[6:], chunk) {
 		t.Fatalf("%s: 4 threads wrote different bytes (%v)", label, err)
 	}
 	for _, threads := range []int{1, 4} {
-		got, err := DecompressWith([]byte("x"), chunk, &DParams{Threads: threads})
+		got, err := Decompress([]byte("x"), chunk, &DParams{Concurrency: threads})
 		if err != nil {
 			t.Fatalf("%s: decompress: %v", label, err)
 		}
@@ -153,7 +153,7 @@ func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
 	}
 	n := h.Nbytes / h.TypeSize
 	if n > 2 {
-		got, err := GetItems(nil, chunk, n/3, n/2)
+		got, err := GetItems(nil, chunk, n/3, n/2, nil)
 		if err != nil || !bytes.Equal(got, src[n/3*h.TypeSize:(n/3+n/2)*h.TypeSize]) {
 			t.Fatalf("%s: GetItems differs (%v)", label, err)
 		}
@@ -179,7 +179,7 @@ func TestVLRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := Decompress(nil, chunk)
+				got, err := Decompress(nil, chunk, nil)
 				if err != nil || !bytes.Equal(got, src[:50000]) {
 					t.Fatalf("%s level %d: VL round trip failed (%v)", codec.Name(c), level, err)
 				}
@@ -210,7 +210,7 @@ func TestSharedDataRoundTrip(t *testing.T) {
 		src = src[:min(len(src), 4<<20)]
 		for _, c := range rtCodecs {
 			p := DefaultCParams()
-			p.Codec, p.TypeSize, p.Threads = c, typesizeOf(f), 2
+			p.Codec, p.TypeSize, p.Concurrency = c, typesizeOf(f), 2
 			checkRoundTrip(t, filepath.Base(f)+"/"+codec.Name(c), src, p)
 		}
 	}

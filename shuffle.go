@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the dispatch of the SHUFFLE and BITSHUFFLE kernels
-// (filters.md §3, §4) and the drivers shared by every instruction set.
+// (blosc/shuffle-generic.c, blosc/bitshuffle-generic.c) and the drivers shared by every instruction set.
 //
 // Each architecture file offers a list of instruction-set levels it can run
 // (archISAs, best last) and the kernels for each (archKernels). The best one
@@ -82,7 +82,7 @@ func useISA(l isa) (restore func()) {
 	return func() { activeISA, kernels = prevISA, prev }
 }
 
-// shuffle applies the SHUFFLE filter (filters.md §3) with element width
+// shuffle applies the SHUFFLE filter (blosc/shuffle-generic.c) with element width
 // typesize: byte j of element i goes to dst[j*E+i], E = len(src)/typesize;
 // the len(src)%typesize trailing bytes are copied. len(dst) >= len(src),
 // exactly len(src) bytes of dst are written; dst and src must not overlap.
@@ -92,7 +92,7 @@ func shuffle(dst, src []byte, typesize int) { kernels.shuffle(dst, src, typesize
 func unshuffle(dst, src []byte, typesize int) { kernels.unshuffle(dst, src, typesize) }
 
 // bitshuffle applies the BITSHUFFLE filter as C-Blosc2 writes it in
-// version >= 3 chunks (filters.md §4.1-4.2): E8 = len(src)/typesize rounded
+// version >= 3 chunks (blosc/bitshuffle-generic.c): E8 = len(src)/typesize rounded
 // down to a multiple of 8 elements are transposed into 8*typesize bit rows,
 // the bytes past E8*typesize are copied. Contract as shuffle.
 func bitshuffle(dst, src []byte, typesize int) { bitshuffleWith(&kernels, dst, src, typesize) }
@@ -101,7 +101,7 @@ func bitshuffle(dst, src []byte, typesize int) { bitshuffleWith(&kernels, dst, s
 func bitunshuffle(dst, src []byte, typesize int) { bitunshuffleWith(&kernels, dst, src, typesize) }
 
 // bitunshuffleV2 undoes BITSHUFFLE in a version-2 (C-Blosc 1.x) chunk
-// (filters.md §4.4). C-Blosc 1.x transposed a block only when its element
+// (blosc/bitshuffle-generic.c). C-Blosc 1.x transposed a block only when its element
 // count was a multiple of 8 and stored every other block as is, so such a
 // block is either bit-unshuffled whole (trailing partial element copied) or
 // copied. C-Blosc2 leaves the trailing bytes, or a block shorter than one

@@ -10,7 +10,7 @@ import (
 	"github.com/blosc2go/blosc2/internal/race"
 )
 
-// Reference permutations written as directly from filters.md §3 and §4.2 as
+// Reference permutations written as directly from blosc/shuffle-generic.c and blosc/bitshuffle-generic.c as
 // possible: byte and bit loops, obviously correct, slow.
 
 func refShuffle(dst, src []byte, t int) {
@@ -149,7 +149,7 @@ func TestBitshuffleSpecExample(t *testing.T) {
 	})
 }
 
-// The version-2 rule (filters.md §4.4): bit-unshuffle only blocks whose
+// The version-2 rule (blosc/bitshuffle-generic.c): bit-unshuffle only blocks whose
 // element count is a multiple of 8, trailing bytes and short blocks copied.
 func TestBitunshuffleV2(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -173,7 +173,7 @@ func TestBitunshuffleV2(t *testing.T) {
 				}
 			}
 		}
-		// filters.md's case: a 35-byte block, T = 4: 8 elements + 3 bytes.
+		// the C case: a 35-byte block, T = 4: 8 elements + 3 bytes.
 		src := make([]byte, 35)
 		for i := range src {
 			src[i] = byte(i * 7)

@@ -52,7 +52,7 @@ func AppendSpecial(dst []byte, kind Special, nbytes, typesize, blocksize int, va
 		Nbytes:     nbytes,
 		BlockSize:  blocksize,
 		Cbytes:     ExtendedHeaderLen,
-		Blosc2Flag: uint8(kind) << 4,
+		blosc2Flag: uint8(kind) << 4,
 	}
 	if kind == SpecialValue {
 		h.Cbytes += len(value)
@@ -69,14 +69,9 @@ func AppendSpecial(dst []byte, kind Special, nbytes, typesize, blocksize int, va
 // GetItems decodes items [start, start+n) of chunk, items being
 // header-typesize bytes wide, and appends them to dst. It decodes only the
 // blocks that hold them (and block 0 when DELTA needs it as reference).
-func GetItems(dst, chunk []byte, start, n int) ([]byte, error) {
-	return GetItemsWith(dst, chunk, start, n, nil)
-}
-
-// GetItemsWith is [GetItems] with decompression parameters: of p, only
-// Geometry is used (the block shape ZFP, NDLZ, NDCELL and NDMEAN chunks
-// need). p may be nil.
-func GetItemsWith(dst, chunk []byte, start, n int, p *DParams) ([]byte, error) {
+// Of p (nil: defaults), only Geometry is used: the block shape ZFP, NDLZ,
+// NDCELL and NDMEAN chunks need.
+func GetItems(dst, chunk []byte, start, n int, p *DParams) ([]byte, error) {
 	h, err := ParseHeader(chunk)
 	if err != nil {
 		return dst, err
@@ -91,14 +86,8 @@ func GetItemsWith(dst, chunk []byte, start, n int, p *DParams) ([]byte, error) {
 // DecompressRange decodes bytes [off, off+n) of chunk's data and appends
 // them to dst, decoding only the blocks that hold them (and block 0 when
 // DELTA needs it as reference). Unlike GetItems, the range need not be
-// whole items.
-func DecompressRange(dst, chunk []byte, off, n int) ([]byte, error) {
-	return DecompressRangeWith(dst, chunk, off, n, nil)
-}
-
-// DecompressRangeWith is [DecompressRange] with decompression parameters:
-// of p, only Geometry is used. p may be nil.
-func DecompressRangeWith(dst, chunk []byte, off, n int, p *DParams) ([]byte, error) {
+// whole items. Of p (nil: defaults), only Geometry is used.
+func DecompressRange(dst, chunk []byte, off, n int, p *DParams) ([]byte, error) {
 	h, err := ParseHeader(chunk)
 	if err != nil {
 		return dst, err

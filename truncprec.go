@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// truncPrec applies TRUNC_PREC (filters.md §6): it clears low mantissa bits
+// truncPrec applies TRUNC_PREC (blosc/trunc-prec.c): it clears low mantissa bits
 // of IEEE float32 (typesize 4) or float64 (typesize 8) elements, stored
 // little-endian. prec > 0 is the number of mantissa bits kept, prec < 0 the
 // number removed; valid ranges are [1, 23] and [-22, -1] for float32,
@@ -44,6 +44,6 @@ func truncPrec(dst, src []byte, typesize int, prec int8) error {
 			binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[i:])&mask)
 		}
 	}
-	copy(dst[i:], src[i:]) // C leaves these unwritten (§6); keep the data
+	copy(dst[i:], src[i:]) // C leaves these unwritten; keep the data
 	return nil
 }

@@ -21,7 +21,7 @@ func TestChunkVectorsDecode(t *testing.T) {
 		t.Run(v.File, func(t *testing.T) {
 			chunk := v.Read(t)
 			for _, threads := range []int{1, 3} {
-				got, err := DecompressWith(nil, chunk, &DParams{Threads: threads})
+				got, err := Decompress(nil, chunk, &DParams{Concurrency: threads})
 				if err != nil {
 					t.Fatalf("threads %d: %v", threads, err)
 				}
@@ -37,7 +37,7 @@ func TestChunkVectorsDecode(t *testing.T) {
 }
 
 // cDefects lists the vectors whose manifest digest records a C-Blosc2
-// defect that we do not copy (filters.md §4.4, compat-notes.md #32). Each
+// defect that we do not copy (blosc/bitshuffle-generic.c, a C-Blosc2 defect). Each
 // function turns our correct output into C-Blosc2's.
 var cDefects = map[string]func([]byte) []byte{
 	// Version-2 bitshuffle: in the leftover block (116803 bytes, typesize 4,
@@ -60,7 +60,7 @@ func TestChunkVectorsGetItems(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", v.File, err)
 		}
-		full, err := Decompress(nil, chunk)
+		full, err := Decompress(nil, chunk, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", v.File, err)
 		}
@@ -69,7 +69,7 @@ func TestChunkVectorsGetItems(t *testing.T) {
 			if r[0] < 0 || r[1] < 0 || r[0]+r[1] > nitems {
 				continue
 			}
-			got, err := GetItems(nil, chunk, r[0], r[1])
+			got, err := GetItems(nil, chunk, r[0], r[1], nil)
 			if err != nil {
 				t.Fatalf("%s: items %v: %v", v.File, r, err)
 			}
@@ -91,7 +91,7 @@ func vectorCParams(t *testing.T, p *testvec.Params) CParams {
 	}
 	q := CParams{
 		Codec: id, Level: p.Clevel, TypeSize: p.Typesize, BlockSize: p.Blocksize,
-		SplitMode: splitModes[p.Splitmode], UseDict: p.UseDict, Threads: 1,
+		SplitMode: splitModes[p.Splitmode], UseDict: p.UseDict, Concurrency: 1,
 	}
 	for i := range MaxFilters {
 		q.Filters[i] = Filter{ID: FilterID(p.Filters[i]), Meta: uint8(p.FiltersMeta[i])}
@@ -151,7 +151,7 @@ func TestChunkVectorsEncode(t *testing.T) {
 			}
 			fields++
 			compareFields(t, got, want)
-			dec, err := Decompress(nil, got)
+			dec, err := Decompress(nil, got, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -245,7 +245,7 @@ func TestNearEndLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, threads := range []int{1, 4} {
-		p := CParams{Codec: BloscLZ, Level: 5, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle}), SplitMode: SplitNever, Threads: threads}
+		p := CParams{Codec: BloscLZ, Level: 5, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle}), SplitMode: SplitNever, Concurrency: threads}
 		got, err := Compress(nil, in, &p)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("threads %d: %v; %s", threads, err, firstDiff(got, want))

@@ -13,11 +13,7 @@ import (
 // stream. Level 0 stores every block uncompressed (C-Blosc2 hands level 0 to
 // the codec, with undefined results for BloscLZ).
 func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
-	if p == nil {
-		d := DefaultCParams()
-		p = &d
-	}
-	q, err := p.validate()
+	q, err := p.orDefault()
 	if err != nil {
 		return dst, err
 	}
@@ -40,7 +36,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 	h := Header{
 		Version:   VersionVLBlocks,
 		VersionLZ: 1,
-		Flags:     flagExtended | flagNoSplit | uint8(codec.Format(q.Codec))<<5,
+		Flags:     flagExtended | flagNoSplit | uint8(codecFormat(q.Codec))<<5,
 		TypeSize:  typesize,
 		Nbytes:    total,
 		BlockSize: len(blocks),
@@ -48,7 +44,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 		Filters:   q.Filters,
 		Codec:     q.Codec,
 		CodecMeta: q.CodecMeta,
-		Flags2:    b2VLBlocks,
+		flags2:    b2VLBlocks,
 	}
 	for _, f := range q.Filters {
 		if f.ID == Delta {
@@ -64,7 +60,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 		}
 	}
 	if dict != nil {
-		h.Blosc2Flag |= b2UseDict
+		h.blosc2Flag |= b2UseDict
 	}
 	start := len(dst)
 	tableEnd := ExtendedHeaderLen + 4*len(blocks)
@@ -103,7 +99,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 	return dst[:start+pos], nil
 }
 
-// vlDict builds the dictionary of a VL-block chunk (codecs.md §6.3): the
+// vlDict builds the dictionary of a VL-block chunk (blosc/blosc2.c, get_coffset and the dictionary code): the
 // samples are the filtered blocks.
 func vlDict(q *CParams, h *Header, blocks [][]byte, c codec.Codec, s *scratch) ([]byte, error) {
 	nbytes := h.Nbytes

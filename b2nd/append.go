@@ -6,6 +6,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // OpenAppend opens the array at path (a frame file or sparse directory)
@@ -23,12 +24,10 @@ import (
 // unlisted files). A session that adds no row changes no chunk. Choose
 // chunkshape[0] as the number of rows added per session to avoid the
 // rewrite.
-func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
+func OpenAppend(path string, opts ...WriterOption) (*Writer, error) {
 	var o createOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	if o.chunkshape != nil || o.blockshape != nil || o.metalayers != nil || o.sparse {
 		return nil, fmt.Errorf("%w: OpenAppend takes only WithCParams: the array's layout is fixed", blosc2.ErrInvalidOption)
@@ -63,7 +62,7 @@ func OpenAppend(path string, opts ...CreateOption) (*Writer, error) {
 	}
 	cp := blosc2.CParams{
 		Codec: info.Codec, CodecMeta: info.CodecMeta, Level: info.Clevel, Filters: info.Filters,
-		SplitMode: info.SplitMode, UseDict: info.UseDict, Threads: 1,
+		SplitMode: info.SplitMode, UseDict: info.UseDict, Concurrency: 1,
 	}
 	if o.cpSet {
 		cp = o.cp

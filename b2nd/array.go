@@ -27,29 +27,49 @@ type Array struct {
 	pool   sync.Pool // *sliceReader
 }
 
-// OpenOption configures Open and its variants.
-type OpenOption func(*openOptions) error
+// ReaderOption configures Open and its variants. Each option checks its
+// argument: a bad one fails the constructor.
+type ReaderOption func(*openOptions) error
 
 type openOptions struct {
 	dp blosc2.DParams
 }
 
-// WithDParams sets the decompression parameters used for every chunk: the
-// goroutines per chunk and the largest chunk accepted. The default is the
-// zero DParams (one goroutine, the format's limit).
-func WithDParams(p blosc2.DParams) OpenOption {
+// frameOptions are the options of the frame reader under the array.
+func (o *openOptions) frameOptions() []framereader.ReaderOption {
+	return []framereader.ReaderOption{framereader.WithConcurrency(o.dp.Concurrency), framereader.WithMaxMemory(o.dp.MaxMemory)}
+}
+
+// WithConcurrency sets how many goroutines decompress the blocks of one
+// chunk ([blosc2.DParams].Concurrency); slices spanning several chunks
+// decode that many chunks at once. n ≤ 1, the default, decodes in the
+// calling goroutine. A negative n is refused.
+func WithConcurrency(n int) ReaderOption {
 	return func(o *openOptions) error {
-		if p.Threads < 0 || p.MaxNbytes < 0 {
-			return fmt.Errorf("%w: DParams %+v", blosc2.ErrInvalidOption, p)
+		if n < 0 {
+			return fmt.Errorf("%w: concurrency %d", blosc2.ErrInvalidOption, n)
 		}
-		o.dp = p
+		o.dp.Concurrency = n
+		return nil
+	}
+}
+
+// WithMaxMemory caps what reading allocates on the file's word
+// ([blosc2.DParams].MaxMemory, as framereader.WithMaxMemory): 0, the
+// default, is [blosc2.DefaultMaxMemory]. A negative n is refused.
+func WithMaxMemory(n int) ReaderOption {
+	return func(o *openOptions) error {
+		if n < 0 {
+			return fmt.Errorf("%w: max memory %d", blosc2.ErrInvalidOption, n)
+		}
+		o.dp.MaxMemory = n
 		return nil
 	}
 }
 
 // newArray checks the metalayer content and the frame's typesize and
 // builds the array over src.
-func newArray(metaBytes []byte, typesize int, src chunkSource, close func() error, opts []OpenOption) (*Array, error) {
+func newArray(metaBytes []byte, typesize int, src chunkSource, close func() error, opts []ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
@@ -63,7 +62,7 @@ func BenchmarkRead(b *testing.B) {
 	for _, ba := range benchArrays(b) {
 		f := ba.frame(b)
 		for _, threads := range []int{1, 2} {
-			a, err := NewReaderBytes(f, WithDParams(blosc2.DParams{Threads: threads}))
+			a, err := NewReaderBytes(f, WithConcurrency(threads))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -16,7 +16,7 @@ import (
 // that grows along its first axis as rows are written; its final extent is
 // recorded by Close. The result is a frame with a "b2nd" metalayer that
 // C-Blosc2 (b2nd_open) and python-blosc2 (blosc2.open) read.
-func Create(path string, shape []int64, dtype string, opts ...CreateOption) (*Writer, error) {
+func Create(path string, shape []int64, dtype string, opts ...WriterOption) (*Writer, error) {
 	s, err := newSpec(shape, dtype, opts)
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func Create(path string, shape []int64, dtype string, opts ...CreateOption) (*Wr
 // such frames, C-Blosc2 only after framewriter.Repair) and a growing
 // array is refused, because its shape could not be recorded. Close does
 // not close w.
-func NewWriter(w io.Writer, shape []int64, dtype string, opts ...CreateOption) (*Writer, error) {
+func NewWriter(w io.Writer, shape []int64, dtype string, opts ...WriterOption) (*Writer, error) {
 	s, err := newSpec(shape, dtype, opts)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func NewWriter(w io.Writer, shape []int64, dtype string, opts ...CreateOption) (
 	if s.growing && !canSeek(w) {
 		return nil, fmt.Errorf("%w: a growing array needs a destination that can seek, to record its final shape", blosc2.ErrInvalidOption)
 	}
-	fw, err := framewriter.New(w, fo...)
+	fw, err := framewriter.NewWriter(w, fo...)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func canSeek(w io.Writer) bool {
 // parameters with the b2nd block size (so that the frame header records
 // blocknitems × typesize, as C-Blosc2 does), the "b2nd" metalayer first,
 // then the user's.
-func (s *arraySpec) frameOptions() ([]framewriter.Option, error) {
+func (s *arraySpec) frameOptions() ([]framewriter.WriterOption, error) {
 	cp := s.cp
 	cp.BlockSize = int(int64(s.dtype.Size) * int64(prod32(s.meta.BlockShape)))
 	cp.Geometry = s.meta.Geometry()
@@ -88,7 +88,7 @@ func (s *arraySpec) frameOptions() ([]framewriter.Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	fo := []framewriter.Option{framewriter.WithCParams(cp), framewriter.WithMetalayer(MetaName, meta)}
+	fo := []framewriter.WriterOption{framewriter.WithCParams(cp), framewriter.WithMetalayer(MetaName, meta)}
 	for _, m := range s.opts.metalayers {
 		fo = append(fo, framewriter.WithMetalayer(m.name, m.content))
 	}

@@ -23,18 +23,18 @@ var splitNames = map[string]blosc2.SplitMode{"always": blosc2.SplitAlways, "neve
 	"auto": blosc2.SplitAuto, "forward": blosc2.SplitForward, "": blosc2.SplitForward}
 
 // vectorCreateOptions are the options that reproduce how C-Blosc2 wrote v.
-func vectorCreateOptions(t testing.TB, v *ndVector) []CreateOption {
+func vectorCreateOptions(t testing.TB, v *ndVector) []WriterOption {
 	p := &v.Params
 	id, ok := codec.ByName(p.Codec)
 	if !ok {
 		t.Fatalf("codec %q", p.Codec)
 	}
-	cp := blosc2.CParams{Codec: id, Level: p.Clevel, SplitMode: splitNames[p.Splitmode], Threads: max(p.Nthreads, 1)}
+	cp := blosc2.CParams{Codec: id, Level: p.Clevel, SplitMode: splitNames[p.Splitmode], Concurrency: max(p.Nthreads, 1)}
 	for i := range p.Filters {
 		cp.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(p.Filters[i]), Meta: uint8(p.FiltersMeta[i])}
 	}
 	// C-Blosc2 keeps no checksums: without them the file can be C's.
-	opts := []CreateOption{WithChunkShape(p.Chunkshape...), WithBlockShape(p.Blockshape...), WithCParams(cp), WithoutChecksums()}
+	opts := []WriterOption{WithChunkShape(p.Chunkshape...), WithBlockShape(p.Blockshape...), WithCParams(cp), WithoutChecksums()}
 	for _, m := range p.Metalayers {
 		b, err := hex.DecodeString(m.Hex)
 		if err != nil {
@@ -346,7 +346,7 @@ func TestWriteFileStat(t *testing.T) {
 	if in.String() != "shape (5, 7) chunkshape (3, 4) blockshape (2, 2) dtype <f4" || in.NBytes != 140 || in.NChunks != 4 {
 		t.Fatalf("%+v", in)
 	}
-	got, in2, err := ReadFile(path, &blosc2.DParams{Threads: 2})
+	got, in2, err := ReadFile(path, WithConcurrency(2))
 	if err != nil || !bytes.Equal(got, data) || in2.ItemSize != 4 {
 		t.Fatalf("ReadFile: %v", err)
 	}
@@ -399,7 +399,7 @@ func TestSixteenDims(t *testing.T) {
 	if err := WriteFile(path, data, shape, "<f8", WithChunkShape(cs...), WithBlockShape(bs...)); err != nil {
 		t.Fatal(err)
 	}
-	got, in, err := ReadFile(path, nil)
+	got, in, err := ReadFile(path)
 	if err != nil || !bytes.Equal(got, data) || len(in.Shape) != MaxDim {
 		t.Fatalf("read back: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// chunkEncoder lays array data out in chunks (b2nd.md §4, §5.2) and
+// chunkEncoder lays array data out in chunks (README_B2ND_METALAYER.rst) and
 // compresses them with block size = one b2nd block, so that every Blosc
 // block of a chunk is exactly one b2nd block.
 type chunkEncoder struct {

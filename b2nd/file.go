@@ -75,12 +75,8 @@ func Stat(path string) (Info, error) {
 }
 
 // ReadFile returns the whole array at path in C order, and its summary.
-// p may be nil.
-func ReadFile(path string, p *blosc2.DParams) ([]byte, Info, error) {
-	var opts []OpenOption
-	if p != nil {
-		opts = append(opts, WithDParams(*p))
-	}
+// It takes Open's options.
+func ReadFile(path string, opts ...ReaderOption) ([]byte, Info, error) {
 	a, err := Open(path, opts...)
 	if err != nil {
 		return nil, Info{}, err
@@ -93,7 +89,7 @@ func ReadFile(path string, p *blosc2.DParams) ([]byte, Info, error) {
 // WriteFile writes data, a whole array in C order, to a new file (or
 // sparse directory, WithSparse) at path as an array of the given shape
 // and dtype. len(data) must be the product of shape times the item size.
-func WriteFile(path string, data []byte, shape []int64, dtype string, opts ...CreateOption) error {
+func WriteFile(path string, data []byte, shape []int64, dtype string, opts ...WriterOption) error {
 	s, err := newSpec(shape, dtype, opts)
 	if err != nil {
 		return err

@@ -8,7 +8,7 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// geom is an array's layout (b2nd.md §3): the chunk grid over the array
+// geom is an array's layout (README_B2ND_METALAYER.rst): the chunk grid over the array
 // and the block grid inside a chunk, both numbered in C order. All counts
 // are in items of T bytes.
 type geom struct {

@@ -121,7 +121,7 @@ func FuzzOpen(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := NewReaderBytes(b, WithDParams(blosc2.DParams{MaxNbytes: 1 << 20}))
+		a, err := NewReaderBytes(b, WithMaxMemory(1<<20))
 		if err != nil {
 			checkSentinel(t, err)
 			return

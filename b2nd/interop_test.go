@@ -55,9 +55,9 @@ func TestCInterop(t *testing.T) {
 		cp.Filters = blosc2.Pipeline(filters[rng.IntN(len(filters))]...)
 		growing := nd > 0 && it%3 == 0 && shape[nd-1] != 0
 		sparse := it%5 == 0
-		opts := []CreateOption{WithChunkShape(cs...), WithBlockShape(bs...), WithCParams(cp), WithSparse(sparse)}
+		opts := []WriterOption{WithChunkShape(cs...), WithBlockShape(bs...), WithCParams(cp), WithSparse(sparse)}
 		if it%11 == 0 {
-			opts = []CreateOption{WithCParams(cp), WithSparse(sparse)}
+			opts = []WriterOption{WithCParams(cp), WithSparse(sparse)}
 		}
 		if it%13 == 0 {
 			opts = append(opts, WithMetalayer("user", []byte{0x93, 1, 2, 3}))
@@ -116,7 +116,7 @@ func TestCInterop(t *testing.T) {
 			// most a quarter of the blocks one block at a time with
 			// blosc2_getitem_bytes_ctx (b2nd.c, get_set_slice, "compact
 			// get path"), which treats every block as DELTA's reference
-			// block (compat-notes.md #30): such chunks come back wrong.
+			// block (a C-Blosc2 defect): such chunks come back wrong.
 			// Its whole-chunk decoder reads the same chunks right
 			// (checked with b2c decompress-frame).
 			t.Logf("%s: C-Blosc2's DELTA defect on partly read chunks (expected)", name)

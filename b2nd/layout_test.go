@@ -11,7 +11,8 @@ import (
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
-// The worked example of b2nd.md §6, checked against C-Blosc2 there.
+// A worked example of the b2nd layout (README_B2ND_METALAYER.rst),
+// checked against C-Blosc2.
 func TestLayoutSpecExample(t *testing.T) {
 	m := Meta{Shape: []int64{5, 7}, ChunkShape: []int32{3, 4}, BlockShape: []int32{2, 2}, DType: "|u1"}
 	g, err := newGeom(&m, 1)
@@ -82,7 +83,7 @@ func TestLayoutVectors(t *testing.T) {
 func checkReads(t *testing.T, g *geom, src chunkSource, arr []byte, n int) {
 	t.Helper()
 	for _, threads := range []int{1, 3} {
-		r := &sliceReader{g: g, src: src, dp: &blosc2.DParams{Threads: threads}}
+		r := &sliceReader{g: g, src: src, dp: &blosc2.DParams{Concurrency: threads}}
 		out := make([]byte, len(arr))
 		if err := r.readSlice(out, make([]int64, g.ndim), g.shape); err != nil {
 			t.Fatal(err)

@@ -8,7 +8,8 @@ import (
 	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
 
-// Metalayer names and limits (b2nd.md §1, §2).
+// Metalayer names and limits
+// (https://github.com/Blosc/c-blosc2/blob/main/README_B2ND_METALAYER.rst).
 const (
 	// MetaName is the name of the frame metalayer that holds Meta.
 	MetaName = "b2nd"

@@ -50,7 +50,7 @@ func TestMetaVectors(t *testing.T) {
 	}
 }
 
-// The examples of b2nd.md §2.1 and §4.5.
+// Metalayer contents worked out by hand from README_B2ND_METALAYER.rst.
 func TestMetaSpecExamples(t *testing.T) {
 	for _, c := range []struct {
 		m   Meta

@@ -7,6 +7,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // ErrNotArray reports a valid frame that carries neither a "b2nd" nor a
@@ -16,12 +17,12 @@ var ErrNotArray = fmt.Errorf("%w: no b2nd metalayer: not an N-dimensional array"
 
 // Open opens the array stored in a frame file (".b2nd") or a sparse frame
 // directory. The file stays open until Close.
-func Open(path string, opts ...OpenOption) (*Array, error) {
+func Open(path string, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.Open(path, framereader.WithDParams(o.dp))
+	fr, err := framereader.Open(path, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +40,7 @@ func Open(path string, opts ...OpenOption) (*Array, error) {
 // (a bare chunk, a frame without the metalayer, an unreadable path) it
 // returns ok false and no error, so that the caller can handle the input
 // another way; for a frame that cannot be read it returns the error.
-func OpenIfArray(path string, opts ...OpenOption) (a *Array, ok bool, err error) {
+func OpenIfArray(path string, opts ...ReaderOption) (a *Array, ok bool, err error) {
 	f, err := framereader.DetectFile(path)
 	if err != nil || (f != framereader.Contiguous && f != framereader.Sparse) {
 		return nil, false, nil
@@ -56,12 +57,12 @@ func OpenIfArray(path string, opts ...OpenOption) (a *Array, ok bool, err error)
 
 // NewReader opens the array in the contiguous frame at the start of ra,
 // which holds size bytes.
-func NewReader(ra io.ReaderAt, size int64, opts ...OpenOption) (*Array, error) {
+func NewReader(ra io.ReaderAt, size int64, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.NewReader(ra, size, framereader.WithDParams(o.dp))
+	fr, err := framereader.NewReader(ra, size, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -70,12 +71,12 @@ func NewReader(ra io.ReaderAt, size int64, opts ...OpenOption) (*Array, error) {
 
 // NewReaderBytes opens the array in the contiguous frame at the start of
 // b, which the Array keeps.
-func NewReaderBytes(b []byte, opts ...OpenOption) (*Array, error) {
+func NewReaderBytes(b []byte, opts ...ReaderOption) (*Array, error) {
 	o, err := openOpts(opts)
 	if err != nil {
 		return nil, err
 	}
-	fr, err := framereader.NewReaderBytes(b, framereader.WithDParams(o.dp))
+	fr, err := framereader.NewReaderBytes(b, o.frameOptions()...)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func NewReaderBytes(b []byte, opts ...OpenOption) (*Array, error) {
 // metalayer, or "caterva" for arrays of the standalone Caterva library,
 // and the item size from the frame header's typesize. Closing the Array
 // does not close fr.
-func FromFrame(fr *framereader.Reader, opts ...OpenOption) (*Array, error) {
+func FromFrame(fr *framereader.Reader, opts ...ReaderOption) (*Array, error) {
 	meta, ok := fr.Metalayer(MetaName)
 	if !ok {
 		if meta, ok = fr.Metalayer(CatervaMetaName); !ok {
@@ -102,12 +103,10 @@ func FromFrame(fr *framereader.Reader, opts ...OpenOption) (*Array, error) {
 	return a, nil
 }
 
-func openOpts(opts []OpenOption) (openOptions, error) {
+func openOpts(opts []ReaderOption) (openOptions, error) {
 	var o openOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return o, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return o, err
 	}
 	return o, nil
 }

@@ -150,7 +150,7 @@ func TestPluginsGoToC(t *testing.T) {
 			if err := WriteFile(path, data, c.shape, c.dtype, WithChunkShape(c.cs...), WithBlockShape(c.bs...), WithCParams(cp)); err != nil {
 				t.Fatal(err)
 			}
-			ours, _, err := ReadFile(path, nil)
+			ours, _, err := ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -23,7 +23,7 @@ func TestPluginVectors(t *testing.T) {
 	for _, v := range testvec.LoadPlugins(t) {
 		t.Run(v.File, func(t *testing.T) {
 			for _, threads := range []int{1, 3} {
-				a, err := Open(v.Path(), WithDParams(blosc2.DParams{Threads: threads}))
+				a, err := Open(v.Path(), WithConcurrency(threads))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -34,7 +34,7 @@ func TestPluginVectors(t *testing.T) {
 				if len(all) != v.RawLen || testvec.SHA256(all) != v.RawSHA256 {
 					t.Fatalf("threads %d: %d bytes, digest %s, want %d bytes, C's %s", threads, len(all), testvec.SHA256(all), v.RawLen, v.RawSHA256)
 				}
-				// Slices decode only the blocks they touch (GetItemsWith).
+				// Slices decode only the blocks they touch (GetItems).
 				rng := rand.New(rand.NewPCG(uint64(len(v.File)), uint64(threads)))
 				for range 10 {
 					start, stop := randomSlice(rng, a.Shape())
@@ -68,7 +68,7 @@ func FuzzPluginArrays(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		a, err := NewReaderBytes(b, WithDParams(blosc2.DParams{MaxNbytes: 1 << 20}))
+		a, err := NewReaderBytes(b, WithMaxMemory(1<<20))
 		if err != nil {
 			return
 		}
@@ -154,7 +154,7 @@ func TestZFPPromisesOnGrid(t *testing.T) {
 		if err := WriteFile(path, raw, shape, "<f4", WithChunkShape(cs...), WithBlockShape(bs...), WithCParams(cp)); err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := ReadFile(path, nil)
+		got, _, err := ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}

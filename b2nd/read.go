@@ -85,7 +85,7 @@ func (r *sliceReader) readSlice(out []byte, start, stop []int64) error {
 	}
 	threads := 1
 	if r.dp != nil {
-		threads = int(min(int64(r.dp.Threads), count))
+		threads = int(min(int64(r.dp.Concurrency), count))
 	}
 	if threads <= 1 {
 		for j := range count {
@@ -105,7 +105,7 @@ func (r *sliceReader) readSlice(out []byte, start, stop []int64) error {
 		wg       sync.WaitGroup
 	)
 	dp := *r.dp
-	dp.Threads = 1
+	dp.Concurrency = 1
 	for range threads {
 		wg.Add(1)
 		go func() {
@@ -243,7 +243,7 @@ func (r *sliceReader) readChunk(out []byte, ext, start []int64, k int64, lo, ilo
 	for {
 		first := ravel(b, g.bic)
 		var err error
-		r.blockBuf, err = blosc2.GetItemsWith(r.blockBuf[:0], chunk, int(first*bb/hts), int(runLen*bb/hts), r.dp)
+		r.blockBuf, err = blosc2.GetItems(r.blockBuf[:0], chunk, int(first*bb/hts), int(runLen*bb/hts), r.dp)
 		if err != nil {
 			return fmt.Errorf("chunk %d: %w", k, err)
 		}

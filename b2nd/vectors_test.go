@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
@@ -19,7 +18,7 @@ func TestVectorsRead(t *testing.T) {
 	for _, v := range ndVectors(t) {
 		t.Run(v.File, func(t *testing.T) {
 			for _, threads := range []int{1, 3} {
-				a, err := Open(v.Path(), WithDParams(blosc2.DParams{Threads: threads}))
+				a, err := Open(v.Path(), WithConcurrency(threads))
 				if err != nil {
 					t.Fatal(err)
 				}

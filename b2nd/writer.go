@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // chunkSink receives the chunks of an array being written, in chunk order.
@@ -20,8 +21,8 @@ type chunkSink interface {
 	Abort() error
 }
 
-// CreateOption configures Create and NewWriter.
-type CreateOption func(*createOptions) error
+// WriterOption configures Create and NewWriter.
+type WriterOption func(*createOptions) error
 
 type createOptions struct {
 	chunkshape, blockshape []int32
@@ -39,7 +40,7 @@ type metalayer struct {
 
 // WithChunkShape sets the chunk extents, one per dimension, each ≥ 1. The
 // default is DefaultShapes'.
-func WithChunkShape(cs ...int32) CreateOption {
+func WithChunkShape(cs ...int32) WriterOption {
 	return func(o *createOptions) error {
 		o.chunkshape = slices.Clone(cs)
 		return nil
@@ -48,7 +49,7 @@ func WithChunkShape(cs ...int32) CreateOption {
 
 // WithBlockShape sets the block extents, one per dimension, each ≥ 1
 // (normally ≤ the chunk extent). The default is DefaultShapes'.
-func WithBlockShape(bs ...int32) CreateOption {
+func WithBlockShape(bs ...int32) WriterOption {
 	return func(o *createOptions) error {
 		o.blockshape = slices.Clone(bs)
 		return nil
@@ -65,7 +66,7 @@ func WithBlockShape(bs ...int32) CreateOption {
 // most a quarter of its blocks (for a whole read, edge chunks that are
 // mostly padding) and then uses each block as its own DELTA reference,
 // returning wrong values. This package reads such arrays correctly.
-func WithCParams(p blosc2.CParams) CreateOption {
+func WithCParams(p blosc2.CParams) WriterOption {
 	return func(o *createOptions) error {
 		o.cp, o.cpSet = p, true
 		return nil
@@ -75,7 +76,7 @@ func WithCParams(p blosc2.CParams) CreateOption {
 // WithMetalayer adds a user metalayer (stored raw in the frame header,
 // after "b2nd"). At most 15 may be added; names are 1 to 31 bytes and not
 // "b2nd".
-func WithMetalayer(name string, content []byte) CreateOption {
+func WithMetalayer(name string, content []byte) WriterOption {
 	return func(o *createOptions) error {
 		if name == "" || len(name) > 31 || name == MetaName {
 			return fmt.Errorf("%w: metalayer name %q", blosc2.ErrInvalidOption, name)
@@ -90,7 +91,7 @@ func WithMetalayer(name string, content []byte) CreateOption {
 
 // WithSparse makes Create write a sparse frame: a directory holding the
 // index frame chunks.b2frame and one file per chunk.
-func WithSparse(sparse bool) CreateOption {
+func WithSparse(sparse bool) WriterOption {
 	return func(o *createOptions) error {
 		o.sparse = sparse
 		return nil
@@ -99,7 +100,7 @@ func WithSparse(sparse bool) CreateOption {
 
 // WithoutChecksums leaves out the per-chunk checksums the frame keeps by
 // default (framewriter.WithoutChecksums), as C-Blosc2 does.
-func WithoutChecksums() CreateOption {
+func WithoutChecksums() WriterOption {
 	return func(o *createOptions) error {
 		o.noChecksums = true
 		return nil
@@ -118,12 +119,10 @@ type arraySpec struct {
 
 // newSpec validates shape, dtype and options. A negative shape[0] makes the
 // array grow along its first axis.
-func newSpec(shape []int64, dtype string, opts []CreateOption) (*arraySpec, error) {
+func newSpec(shape []int64, dtype string, opts []WriterOption) (*arraySpec, error) {
 	var o createOptions
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	dt, err := ParseDType(dtype)
 	if err != nil {

@@ -39,7 +39,7 @@ func (s *memSink) TruncateChunks(n int64) error {
 func (s *memSink) Close() error { s.closed = true; return nil }
 func (s *memSink) Abort() error { return nil }
 
-func newMemWriter(t *testing.T, shape []int64, dtype string, opts ...CreateOption) (*Writer, *memSink) {
+func newMemWriter(t *testing.T, shape []int64, dtype string, opts ...WriterOption) (*Writer, *memSink) {
 	t.Helper()
 	spec, err := newSpec(shape, dtype, opts)
 	if err != nil {
@@ -73,7 +73,7 @@ func TestWriterRoundTrip(t *testing.T) {
 		}
 		dtype := dtypes[rng.IntN(len(dtypes))]
 		growing := nd > 0 && rng.IntN(2) == 0 && !slices.Contains(shape[1:], 0)
-		opts := []CreateOption{WithChunkShape(cs...), WithBlockShape(bs...)}
+		opts := []WriterOption{WithChunkShape(cs...), WithBlockShape(bs...)}
 		if it%7 == 0 {
 			opts = nil // default shapes
 		}
@@ -204,17 +204,17 @@ func TestCreateOptionErrors(t *testing.T) {
 	for i, c := range []struct {
 		shape []int64
 		dtype string
-		opts  []CreateOption
+		opts  []WriterOption
 	}{
 		{[]int64{3}, "<f3", nil},
 		{[]int64{-1, 0}, "<f8", nil},
 		{[]int64{3, -1}, "<f8", nil},
-		{[]int64{3}, "<f8", []CreateOption{WithChunkShape(0)}},
-		{[]int64{3}, "<f8", []CreateOption{WithChunkShape(2, 2)}},
-		{[]int64{3}, "<f8", []CreateOption{WithBlockShape(-1)}},
+		{[]int64{3}, "<f8", []WriterOption{WithChunkShape(0)}},
+		{[]int64{3}, "<f8", []WriterOption{WithChunkShape(2, 2)}},
+		{[]int64{3}, "<f8", []WriterOption{WithBlockShape(-1)}},
 		{make([]int64, 17), "<f8", nil},
-		{[]int64{3}, "<f8", []CreateOption{WithMetalayer("b2nd", nil)}},
-		{[]int64{1 << 40, 1 << 40}, "<f8", []CreateOption{WithChunkShape(1<<20, 1<<20), WithBlockShape(1, 1)}},
+		{[]int64{3}, "<f8", []WriterOption{WithMetalayer("b2nd", nil)}},
+		{[]int64{1 << 40, 1 << 40}, "<f8", []WriterOption{WithChunkShape(1<<20, 1<<20), WithBlockShape(1, 1)}},
 	} {
 		if _, err := newSpec(c.shape, c.dtype, c.opts); !errors.Is(err, blosc2.ErrInvalidOption) {
 			t.Errorf("case %d: %v", i, err)

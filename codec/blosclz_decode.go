@@ -16,7 +16,7 @@ import (
 // BloscLZ has no dictionary: dict and meta are ignored.
 type blosclzCodec struct{}
 
-// Stream format (codecs.md §3.1). The first byte's top 3 bits are a marker
+// Stream format (blosc/blosclz.c). The first byte's top 3 bits are a marker
 // (C writes 001) and are masked off: the first instruction is always a
 // literal run. Then, per control byte c:
 //

@@ -9,7 +9,7 @@ import (
 // The BloscLZ encoder follows blosclz_compress of C-Blosc2 2.16.0…3.3.2
 // (BloscLZ 2.5.3) decision for decision, so that its output is byte for byte
 // the same as C's for every input, level and output capacity
-// (codecs.md §3.3). Any change here must keep that property: the tests
+// (blosc/blosclz.c). Any change here must keep that property: the tests
 // compare against streams written by C. For Blosc1 chunks it follows
 // C-Blosc 1.21's BloscLZ 2.5.1 instead (blzVariant), which differs only in
 // its entropy probe and in backing off 3 bytes, keeping matches of 3, when

@@ -57,7 +57,7 @@ func mustHex(s string) []byte {
 	return b
 }
 
-// The examples of codecs.md §3.4, which were produced by C-Blosc2 3.3.2.
+// Examples produced by C-Blosc2 3.3.2's BloscLZ (blosc/blosclz.c).
 func TestBloscLZSpecExamples(t *testing.T) {
 	fox := []byte("The quick brown fox jumps over the lazy dog. The quick brown fox!!")
 	alpha := []byte("ABCDEFGHIJKLMNOP")
@@ -760,7 +760,7 @@ func TestBloscLZCVectors(t *testing.T) {
 }
 
 // blzCheckFrame runs blzCheckChunk over the chunks of a contiguous frame
-// (frame.md §2-§5): the chunks section right after the header, then the
+// (README_CFRAME_FORMAT.rst): the chunks section right after the header, then the
 // index chunk.
 func blzCheckFrame(t *testing.T, name string, fr []byte) (same, raw int) {
 	if len(fr) < 87 || string(fr[2:9]) != "b2frame" {

@@ -32,7 +32,7 @@ const (
 	Zstd    ID = 5
 
 	// Snappy is C-Blosc 1.x's Snappy (its BLOSC_SNAPPY compcode), stored
-	// as format [FormatSnappy]. C-Blosc2 has no such codec: only Blosc1
+	// as the Snappy format of the header's flags byte. C-Blosc2 has no such codec: only Blosc1
 	// (version-2) chunks may use it (see [LookupBlosc1]).
 	Snappy ID = 3
 
@@ -40,29 +40,27 @@ const (
 	UserMin ID = 160
 )
 
-// Format numbers stored in bits 5-7 of a chunk header's flags byte. Several
-// codecs share one format (LZ4 and LZ4HC), and every codec outside the
-// built-in ones is written with FormatUser and its id in byte 22.
-const (
-	FormatBloscLZ = 0
-	FormatLZ4     = 1
-	FormatSnappy  = 2 // C-Blosc 1.x only (Snappy); C-Blosc2 has no such codec
-	FormatZlib    = 3
-	FormatZstd    = 4
-	FormatUser    = 6
-)
-
-// Errors returned by codecs. Callers test them with errors.Is; they are the
-// root package's sentinels (blosc2.ErrCorrupt, blosc2.ErrUnsupported).
+// Errors returned by codecs. Callers test them with errors.Is. ErrCorrupt
+// is the root package's blosc2.ErrCorrupt; ErrUnknown and ErrDict are
+// their own sentinels, which also match blosc2.ErrUnsupported and
+// blosc2.ErrCorrupt respectively (their messages are those sentinels'):
+// errors.Is(err, ErrDict) holds for dictionary errors only.
 var (
 	// ErrCorrupt reports a stream that does not decode to exactly the
 	// expected number of bytes.
 	ErrCorrupt = errs.ErrCorrupt
 	// ErrUnknown reports a codec id that nothing has registered.
-	ErrUnknown = errs.ErrUnsupported
+	ErrUnknown error = &kindError{errs.ErrUnsupported}
 	// ErrDict reports a dictionary the codec cannot use.
-	ErrDict = errs.ErrCorrupt
+	ErrDict error = &kindError{errs.ErrCorrupt}
 )
+
+// kindError is a sentinel narrower than the root sentinel it wraps, with
+// the same message.
+type kindError struct{ base error }
+
+func (e *kindError) Error() string { return e.base.Error() }
+func (e *kindError) Unwrap() error { return e.base }
 
 // Codec compresses and decompresses single Blosc streams.
 //
@@ -93,9 +91,8 @@ type DictTrainer interface {
 }
 
 type entry struct {
-	name   string
-	format int
-	codec  Codec
+	name  string
+	codec Codec
 }
 
 var (
@@ -104,12 +101,12 @@ var (
 )
 
 func init() {
-	registry[BloscLZ] = entry{"blosclz", FormatBloscLZ, blosclzCodec{}}
-	registry[LZ4] = entry{"lz4", FormatLZ4, lz4Codec{}}
-	registry[LZ4HC] = entry{"lz4hc", FormatLZ4, lz4hcCodec{}}
-	registry[Zlib] = entry{"zlib", FormatZlib, zlibCodec{}}
-	registry[Zstd] = entry{"zstd", FormatZstd, zstdCodec{}}
-	registry[Snappy] = entry{"snappy", FormatSnappy, snappyCodec{}}
+	registry[BloscLZ] = entry{"blosclz", blosclzCodec{}}
+	registry[LZ4] = entry{"lz4", lz4Codec{}}
+	registry[LZ4HC] = entry{"lz4hc", lz4hcCodec{}}
+	registry[Zlib] = entry{"zlib", zlibCodec{}}
+	registry[Zstd] = entry{"zstd", zstdCodec{}}
+	registry[Snappy] = entry{"snappy", snappyCodec{}}
 }
 
 // Register makes a user codec available under id, which must be in
@@ -123,7 +120,7 @@ func Register(id ID, name string, c Codec) error {
 	}
 	registryMu.Lock()
 	defer registryMu.Unlock()
-	registry[id] = entry{name, FormatUser, c}
+	registry[id] = entry{name, c}
 	return nil
 }
 
@@ -136,38 +133,6 @@ func Lookup(id ID) (Codec, error) {
 		return nil, fmt.Errorf("%w: codec id %d is not registered", ErrUnknown, id)
 	}
 	return e.codec, nil
-}
-
-// Format returns the header format number that chunks compressed with id
-// carry in their flags byte.
-func Format(id ID) int {
-	registryMu.RLock()
-	e, ok := registry[id]
-	registryMu.RUnlock()
-	if !ok {
-		return FormatUser
-	}
-	return e.format
-}
-
-// ForFormat returns the codec id a chunk header's format number stands for
-// when the format is not FormatUser, and false for formats that no codec
-// implements (5, 7). FormatSnappy gives [Snappy], which only Blosc1 chunks
-// may use.
-func ForFormat(format int) (ID, bool) {
-	switch format {
-	case FormatBloscLZ:
-		return BloscLZ, true
-	case FormatLZ4:
-		return LZ4, true
-	case FormatSnappy:
-		return Snappy, true
-	case FormatZlib:
-		return Zlib, true
-	case FormatZstd:
-		return Zstd, true
-	}
-	return 0, false
 }
 
 // LookupBlosc1 returns the codec id as C-Blosc 1.21 runs it for a chunk

@@ -23,7 +23,7 @@ const NDLZ ID = 32
 type ndlzCodec struct{}
 
 func init() {
-	registry[NDLZ] = entry{"ndlz", FormatUser, ndlzCodec{}}
+	registry[NDLZ] = entry{"ndlz", ndlzCodec{}}
 }
 
 // NDLZ tokens.

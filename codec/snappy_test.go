@@ -3,7 +3,10 @@ package codec
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"testing"
+
+	"github.com/blosc2go/blosc2/internal/errs"
 )
 
 func TestSnappyRegistry(t *testing.T) {
@@ -14,11 +17,8 @@ func TestSnappyRegistry(t *testing.T) {
 	if _, ok := c.(snappyCodec); !ok {
 		t.Fatalf("Lookup(Snappy) = %T", c)
 	}
-	if Name(Snappy) != "snappy" || Format(Snappy) != FormatSnappy {
-		t.Fatalf("name %q format %d", Name(Snappy), Format(Snappy))
-	}
-	if id, ok := ForFormat(FormatSnappy); !ok || id != Snappy {
-		t.Fatalf("ForFormat(FormatSnappy) = %d, %v", id, ok)
+	if Name(Snappy) != "snappy" {
+		t.Fatalf("name %q", Name(Snappy))
 	}
 	if id, ok := ByName("snappy"); !ok || id != Snappy {
 		t.Fatalf("ByName(snappy) = %d, %v", id, ok)
@@ -82,5 +82,20 @@ func TestSnappyRoundTrip(t *testing.T) {
 				t.Fatalf("input %d: truncated stream: %v", i, err)
 			}
 		}
+	}
+}
+
+// TestErrorKinds: ErrDict and ErrUnknown match their own errors and the
+// root sentinels, but a corrupt stream is not a dictionary error.
+func TestErrorKinds(t *testing.T) {
+	dict := fmt.Errorf("%w: zstd: bad", ErrDict)
+	if !errors.Is(dict, ErrDict) || !errors.Is(dict, ErrCorrupt) || dict.Error() != "blosc2: corrupt data: zstd: bad" {
+		t.Errorf("dictionary error %q", dict)
+	}
+	if corrupt := fmt.Errorf("%w: x", ErrCorrupt); errors.Is(corrupt, ErrDict) {
+		t.Error("a corrupt stream matches ErrDict")
+	}
+	if _, err := Lookup(7); !errors.Is(err, ErrUnknown) || !errors.Is(err, errs.ErrUnsupported) {
+		t.Errorf("Lookup(7): %v", err)
 	}
 }

@@ -35,9 +35,9 @@ const (
 type zfpCodec struct{ mode zfpMode }
 
 func init() {
-	registry[ZFPAccuracy] = entry{"zfp_acc", FormatUser, zfpCodec{zfpAcc}}
-	registry[ZFPPrecision] = entry{"zfp_prec", FormatUser, zfpCodec{zfpPrec}}
-	registry[ZFPRate] = entry{"zfp_rate", FormatUser, zfpCodec{zfpRate}}
+	registry[ZFPAccuracy] = entry{"zfp_acc", zfpCodec{zfpAcc}}
+	registry[ZFPPrecision] = entry{"zfp_prec", zfpCodec{zfpPrec}}
+	registry[ZFPRate] = entry{"zfp_rate", zfpCodec{zfpRate}}
 }
 
 func (zfpCodec) Compress(dst, src []byte, clevel int, meta uint8, dict []byte) (int, error) {

@@ -13,7 +13,7 @@ import (
 // klauspost/compress has four encoder levels, chosen from that zstd level.
 type zstdCodec struct{}
 
-// zstdLevel is C-Blosc2's clevel → zstd level mapping (codecs.md §8.2).
+// zstdLevel is C-Blosc2's clevel → zstd level mapping (blosc/blosc2.c, zstd_wrap_compress).
 func zstdLevel(clevel int) int {
 	if clevel >= 9 {
 		return 22
@@ -116,7 +116,7 @@ func zstdForDict(d []byte, clevel int) *zstdDict {
 			return
 		}
 		// C-Blosc2 compresses with a dictionary at zstd level 1 whatever
-		// the clevel (codecs.md §8.3).
+		// the clevel (blosc/blosc2.c, zstd_wrap_compress).
 		e.enc, e.err = zstd.NewWriter(nil, append(zstdOptions(1), eopt)...)
 	})
 	return e

@@ -62,7 +62,7 @@ type ChunkReader struct {
 // a bufio.Reader (r itself when it is one), so with WithMultistream(false)
 // bytes after the frame may be buffered: pass a *bufio.Reader to go on
 // reading after the frame.
-func NewChunkReader(r io.Reader, opts ...Option) (*ChunkReader, error) {
+func NewChunkReader(r io.Reader, opts ...ReaderOption) (*ChunkReader, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -103,7 +103,7 @@ func (s *ChunkReader) Metalayers() []Metalayer { return metalayersOf(s.frame.Hea
 // Metalayer returns the content of the named metalayer of the frame being
 // read.
 func (s *ChunkReader) Metalayer(name string) ([]byte, bool) {
-	return metalayerOf(s.frame.Header, name)
+	return s.frame.Header.Metalayer(name)
 }
 
 // VLMetalayerNames returns the vlmetalayer names of the last frame read to
@@ -315,7 +315,7 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if patched && h.ChunkSize > 0 {
 		want = int((h.Nbytes + int64(h.ChunkSize) - 1) / int64(h.ChunkSize))
 	}
-	idx, err := frame.DecodeIndex(s.idx, want, s.dp.MaxNbytes)
+	idx, err := frame.DecodeIndex(s.idx, want, s.dp.MaxMemory)
 	if err != nil {
 		return err
 	}
@@ -427,7 +427,7 @@ func (s *ChunkReader) WriteTo(w io.Writer) (int64, error) {
 		if err != nil {
 			return total, err
 		}
-		buf, err = blosc2.DecompressWith(buf[:0], c, &s.dp)
+		buf, err = blosc2.Decompress(buf[:0], c, &s.dp)
 		if err != nil {
 			return total, fmt.Errorf("frame %d, chunk %d: %w", s.Frame(), s.nchunks-1, err)
 		}

@@ -16,8 +16,8 @@ import (
 
 // exercise opens b and reads everything it can, returning the first error.
 func exercise(b []byte) error {
-	dp := blosc2.DParams{MaxNbytes: 8 << 20}
-	r, err := NewReaderBytes(b, WithDParams(dp))
+	dp := blosc2.DParams{MaxMemory: 8 << 20}
+	r, err := NewReaderBytes(b, WithMaxMemory(dp.MaxMemory))
 	if err == nil {
 		for i := range r.NumChunks() {
 			if _, err = r.DecodeChunk(nil, i); err != nil {
@@ -37,7 +37,7 @@ func exercise(b []byte) error {
 			r.VLMetalayer(n)
 		}
 	}
-	s, serr := NewChunkReader(bytes.NewReader(b), WithDParams(dp))
+	s, serr := NewChunkReader(bytes.NewReader(b), WithMaxMemory(dp.MaxMemory))
 	if serr == nil {
 		for {
 			if _, serr = s.Next(); serr != nil {
@@ -161,7 +161,7 @@ func FuzzSparseIndex(f *testing.F) {
 		if err := os.WriteFile(filepath.Join(tmp, "chunks.b2frame"), index, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		r, err := Open(tmp, WithDParams(blosc2.DParams{MaxNbytes: 8 << 20}))
+		r, err := Open(tmp, WithMaxMemory(8<<20))
 		if err != nil {
 			return
 		}
@@ -175,7 +175,7 @@ func FuzzSparseIndex(f *testing.F) {
 }
 
 // FuzzOldFormats fuzzes the beta-era frame and the packed super-chunk
-// readers, seeded with the frames built by hand from old-formats.md.
+// readers, seeded with the frames built by hand from the old layouts.
 func FuzzOldFormats(f *testing.F) {
 	raws := [][]byte{oldData(3000, 1), oldData(3000, 2), oldData(1000, 3)}
 	f.Add(betaFrame(f, raws, 3000, []byte("usermeta")))

@@ -15,7 +15,7 @@ import (
 func makeFrame() []byte {
 	var buf bytes.Buffer
 	p := blosc2.DefaultCParams()
-	w, _ := framewriter.New(struct{ io.Writer }{&buf}, framewriter.WithCParams(p),
+	w, _ := framewriter.NewWriter(struct{ io.Writer }{&buf}, framewriter.WithCParams(p),
 		framewriter.WithMetalayer("shape", []byte{0x91, 0xcd, 0x7d, 0x00})) // msgpack [32000]
 	for c := range 4 {
 		chunk := make([]byte, 64000)

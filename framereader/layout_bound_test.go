@@ -23,7 +23,7 @@ func TestVariableLayoutWithinCap(t *testing.T) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	before := ms.TotalAlloc
-	r, err := framereader.NewReaderBytes(frame, framereader.WithDParams(blosc2.DParams{MaxNbytes: 1 << 20}))
+	r, err := framereader.NewReaderBytes(frame, framereader.WithMaxMemory(1<<20))
 	if err == nil {
 		_, err = r.ReadAt(make([]byte, 16), 0)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/blosc2go/blosc2/internal/frame"
 )
 
-// openBeta opens a beta-era frame (old-formats.md §1). Its usermeta blob,
+// openBeta opens a beta-era frame (C-Blosc2 2.0.0-beta frame.c). Its usermeta blob,
 // if any, is exposed as the vlmetalayer "usermeta".
 func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
 	l, err := frame.LoadBeta(ra, size)
@@ -28,7 +28,7 @@ func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
 // against its filters chunk (BLOSC_FILTER_SCHUNK, flags bit 3).
 const flagPackedDelta = 0x08
 
-// openPacked opens a packed super-chunk (old-formats.md §2): its data
+// openPacked opens a packed super-chunk (C-Blosc2 2.0.0-alpha blosc2_pack): its data
 // chunks are Blosc1-style chunks listed by the offset table at its end.
 // The metadata and userdata chunks are exposed as the vlmetalayers
 // "metadata" and "userdata".
@@ -83,7 +83,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		if err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
-		if r.ref, err = blosc2.Decompress(nil, c); err != nil {
+		if r.ref, err = blosc2.Decompress(nil, c, nil); err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
 	}
@@ -135,13 +135,5 @@ func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, err
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := blosc2.ParsePrefix(hb)
-	if err != nil {
-		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
-	}
-	cb := int64(p.Cbytes)
-	if cb > s.size-e {
-		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the buffer ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.size-e)
-	}
-	return readChunk(dst, s.ra, e, cb, s.size, "chunk", sum)
+	return sizedChunk(dst, hb, e, s.size-e, "the buffer", s.ra, e, s.size, sum)
 }

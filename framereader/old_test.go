@@ -29,7 +29,7 @@ func compress(t testing.TB, raw []byte, p blosc2.CParams) []byte {
 }
 
 // betaFrame builds a frame laid out as v2.0.0-beta.5 wrote them
-// (old-formats.md §1.2-1.4): 13-element header, compacted filters,
+// (C-Blosc2 2.0.0-beta frame.c): 13-element header, compacted filters,
 // metalayers at 82, chunks with version byte 4, usermeta trailer.
 func betaFrame(t testing.TB, raws [][]byte, chunksize int, usermeta []byte) []byte {
 	p := blosc2.DefaultCParams()
@@ -154,7 +154,7 @@ func blosc1Chunk(t testing.TB, c []byte, shuffle bool) []byte {
 	}
 	if h.Special() != blosc2.SpecialNone {
 		// Blosc1 has no special chunks: store the content.
-		raw, err := blosc2.Decompress(nil, c)
+		raw, err := blosc2.Decompress(nil, c, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +187,7 @@ func blosc1Chunk(t testing.TB, c []byte, shuffle bool) []byte {
 }
 
 // packedSchunk builds a packed super-chunk as blosc2_pack_schunk of
-// v2.0.0a2 laid it out (old-formats.md §2.1), with a delta reference in
+// v2.0.0a2 laid it out (C-Blosc2 2.0.0-alpha super-chunks), with a delta reference in
 // a filters chunk when ref is set.
 func packedSchunk(t testing.TB, raws [][]byte, ref []byte) []byte {
 	p := blosc2.DefaultCParams()

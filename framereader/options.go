@@ -4,35 +4,48 @@ import (
 	"fmt"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
-// Option configures a Reader or a ChunkReader.
-type Option func(*options) error
+// ReaderOption configures a Reader or a ChunkReader. Each option checks
+// its argument: a bad one fails the constructor.
+type ReaderOption func(*options) error
 
 type options struct {
 	dp     blosc2.DParams
 	single bool
 }
 
-func newOptions(opts []Option) (options, error) {
+func newOptions(opts []ReaderOption) (options, error) {
 	var o options
-	for _, f := range opts {
-		if err := f(&o); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	err := option.Apply(&o, opts)
+	return o, err
 }
 
-// WithDParams sets the parameters chunks are decompressed with: goroutines
-// per chunk and the largest chunk accepted (MaxNbytes). The default is the
-// zero DParams: one goroutine, the format's own limit.
-func WithDParams(p blosc2.DParams) Option {
+// WithConcurrency sets how many goroutines decompress the blocks of one
+// chunk ([blosc2.DParams].Concurrency): n ≤ 1, the default, decodes in
+// the calling goroutine. A negative n is refused.
+func WithConcurrency(n int) ReaderOption {
 	return func(o *options) error {
-		if p.Threads < 0 || p.MaxNbytes < 0 {
-			return fmt.Errorf("%w: DParams threads %d, MaxNbytes %d", blosc2.ErrInvalidOption, p.Threads, p.MaxNbytes)
+		if n < 0 {
+			return fmt.Errorf("%w: concurrency %d", blosc2.ErrInvalidOption, n)
 		}
-		o.dp = p
+		o.dp.Concurrency = n
+		return nil
+	}
+}
+
+// WithMaxMemory caps what the reader allocates on the frame's word
+// ([blosc2.DParams].MaxMemory): the size a chunk may declare, the index
+// and the chunk-size table; beyond it reads fail with an error wrapping
+// [blosc2.ErrTooLarge]. 0, the default, is [blosc2.DefaultMaxMemory]. A
+// negative n is refused.
+func WithMaxMemory(n int) ReaderOption {
+	return func(o *options) error {
+		if n < 0 {
+			return fmt.Errorf("%w: max memory %d", blosc2.ErrInvalidOption, n)
+		}
+		o.dp.MaxMemory = n
 		return nil
 	}
 }
@@ -42,7 +55,7 @@ func WithDParams(p blosc2.DParams) Option {
 // first one, leaving what follows unread in its bufio.Reader
 // (gzip.Reader.Multistream(false)). A Reader opens one frame whatever it
 // is told.
-func WithMultistream(on bool) Option {
+func WithMultistream(on bool) ReaderOption {
 	return func(o *options) error {
 		o.single = !on
 		return nil

@@ -2,7 +2,6 @@ package framereader
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -61,7 +60,7 @@ type source interface {
 // Open opens a frame file, a sparse frame directory (or the
 // chunks.b2frame inside one), or an older-format file. The Reader keeps
 // the file open until Close.
-func Open(path string, opts ...Option) (*Reader, error) {
+func Open(path string, opts ...ReaderOption) (*Reader, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -80,7 +79,7 @@ func Open(path string, opts ...Option) (*Reader, error) {
 // OpenAt opens the contiguous frame that starts offset bytes into the
 // file at path. Bytes after the frame's end are ignored, as C-Blosc2's
 // blosc2_schunk_open_offset ignores them.
-func OpenAt(path string, offset int64, opts ...Option) (*Reader, error) {
+func OpenAt(path string, offset int64, opts ...ReaderOption) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -104,7 +103,7 @@ func OpenAt(path string, offset int64, opts ...Option) (*Reader, error) {
 }
 
 // NewReaderBytes reads the frame at the start of b. The Reader keeps b.
-func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
+func NewReaderBytes(b []byte, opts ...ReaderOption) (*Reader, error) {
 	return NewReader(bytes.NewReader(b), int64(len(b)), opts...)
 }
 
@@ -113,7 +112,7 @@ func NewReaderBytes(b []byte, opts ...Option) (*Reader, error) {
 // (NewReaders opens every frame of a concatenation). A frame whose header
 // sizes were never patched (written to a pipe, see framewriter) ends with
 // the trailer that follows its index, found by walking its chunk headers.
-func NewReader(ra io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+func NewReader(ra io.ReaderAt, size int64, opts ...ReaderOption) (*Reader, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -161,7 +160,7 @@ func withGeometry(dp blosc2.DParams, h *frame.Header) blosc2.DParams {
 // by hopping from header to header, reading a few bytes per frame (per
 // chunk for frames whose header sizes were never patched), never the
 // chunks. Bytes after the last frame that start none are an error.
-func NewReaders(ra io.ReaderAt, size int64, opts ...Option) ([]*Reader, error) {
+func NewReaders(ra io.ReaderAt, size int64, opts ...ReaderOption) ([]*Reader, error) {
 	spans, err := frame.Spans(ra, size)
 	if err != nil {
 		return nil, err // whole frames before the damage are not enough
@@ -187,7 +186,7 @@ func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 }
 
 func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
-	l, err := frame.LoadContiguous(ra, size, r.dp.MaxNbytes)
+	l, err := frame.LoadContiguous(ra, size, r.dp.MaxMemory)
 	if err != nil {
 		return err
 	}
@@ -269,15 +268,23 @@ func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32,
 	if err != nil {
 		return nil, 0, err
 	}
+	return sizedChunk(dst, hb, e, s.cbytes-e, "the chunks section", s.ra, s.base+e, s.base+s.cbytes, sum)
+}
+
+// sizedChunk reads the chunk at entry e whose first bytes are hb: the
+// cbytes they declare must fit in the room bytes before the end of
+// bound; the chunk is then read at off of ra, which ends at end (with its
+// checksum if sum).
+func sizedChunk(dst, hb []byte, e, room int64, bound string, ra io.ReaderAt, off, end int64, sum bool) ([]byte, uint32, error) {
 	p, err := blosc2.ParsePrefix(hb)
 	if err != nil {
 		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
 	}
 	cb := int64(p.Cbytes)
-	if cb > s.cbytes-e {
-		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; the chunks section ends %d bytes later", blosc2.ErrCorrupt, e, cb, s.cbytes-e)
+	if cb > room {
+		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; %s ends %d bytes later", blosc2.ErrCorrupt, e, cb, bound, room)
 	}
-	return readChunk(dst, s.ra, s.base+e, cb, s.base+s.cbytes, "chunk", sum)
+	return readChunk(dst, ra, off, cb, end, "chunk", sum)
 }
 
 // readChunk reads n bytes at off, with their checksum if sum.
@@ -418,40 +425,12 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 			return ci, fmt.Errorf("chunk %d: %w", i, err)
 		}
 	}
-	ci.Header, err = parseHeaderPrefix(hb, cb)
+	ci.Header, err = blosc2.ParseHeaderPrefix(hb)
 	ci.Cbytes = ci.Header.Cbytes
 	if err != nil {
 		return ci, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	return ci, nil
-}
-
-// parseHeaderPrefix parses the header of a chunk of cb bytes from its
-// first bytes hb, with the checks of blosc2.ParseHeader that do not need
-// the rest of the chunk.
-func parseHeaderPrefix(hb []byte, cb int) (blosc2.Header, error) {
-	if cb <= len(hb) {
-		return blosc2.ParseHeader(hb[:cb])
-	}
-	// ParseHeader compares a memcpyed chunk's cbytes with nbytes; with
-	// cbytes pointing at the prefix that check would fail, so clear the bit
-	// for the parse and make the check here.
-	pad := bytes.Clone(hb)
-	memcpy := pad[2]&0x02 != 0
-	pad[2] &^= 0x02
-	binary.LittleEndian.PutUint32(pad[12:], uint32(len(pad)))
-	h, err := blosc2.ParseHeader(pad)
-	h.Flags, h.Cbytes = hb[2], cb
-	if err != nil {
-		return h, err
-	}
-	if memcpy && h.VLBlocks() {
-		return h, fmt.Errorf("%w: VL-block chunk marked memcpyed", blosc2.ErrHeader)
-	}
-	if memcpy && h.Special() == blosc2.SpecialNone && cb != h.Nbytes+h.HeaderLen() {
-		return h, fmt.Errorf("%w: memcpyed chunk with cbytes %d, want nbytes+%d = %d", blosc2.ErrHeader, cb, h.HeaderLen(), h.Nbytes+h.HeaderLen())
-	}
-	return h, nil
 }
 
 func (r *Reader) checkIndex(i int) error {
@@ -560,12 +539,31 @@ func (r *Reader) DecodeChunk(dst []byte, i int) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.DecompressWith(dst, ck.c, &r.dp)
+	out, err := blosc2.Decompress(dst, ck.c, &r.dp)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
 	r.addRef(ck.delta, out[len(dst):], 0)
 	return out, nil
+}
+
+// WriteTo decodes every chunk in order and writes the data to w
+// (io.WriterTo): the whole frame, whatever was read before.
+func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	var buf []byte
+	var err error
+	for i := range r.nchunks {
+		if buf, err = r.DecodeChunk(buf[:0], i); err != nil {
+			return total, err
+		}
+		n, err := w.Write(buf)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // DecodeChunkItems decodes items [start, start+n) of chunk i, an item
@@ -576,7 +574,7 @@ func (r *Reader) DecodeChunkItems(dst []byte, i, start, n int) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	out, err := blosc2.GetItems(dst, ck.c, start, n)
+	out, err := blosc2.GetItems(dst, ck.c, start, n, nil)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
@@ -607,8 +605,8 @@ func (r *Reader) chunkRange(i int) (int64, int, error) {
 func (r *Reader) buildLayout() {
 	// The layout takes 8 bytes a chunk: within the memory cap, as the
 	// index is (a repeated-value index of millions of entries takes none).
-	if need := 8 * (int64(r.nchunks) + 1); r.dp.MaxNbytes > 0 && need > int64(r.dp.MaxNbytes) {
-		r.layoutErr = fmt.Errorf("%w: the sizes of %d variable-size chunks take %d bytes, more than the %d allowed", blosc2.ErrTooLarge, r.nchunks, need, r.dp.MaxNbytes)
+	if need := 8 * (int64(r.nchunks) + 1); r.dp.MaxMemory > 0 && need > int64(r.dp.MaxMemory) {
+		r.layoutErr = fmt.Errorf("%w: the sizes of %d variable-size chunks take %d bytes, more than the %d allowed", blosc2.ErrTooLarge, r.nchunks, need, r.dp.MaxMemory)
 		return
 	}
 	starts := make([]int64, r.nchunks+1)
@@ -749,7 +747,7 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 // decodeRange decodes bytes [off, off+len(out)) of chunk into out,
 // decoding only the blocks that hold them when the items line up.
 func decodeRange(out, chunk []byte, off int, dp *blosc2.DParams) error {
-	buf, err := blosc2.DecompressRangeWith(out[:0], chunk, off, len(out), dp)
+	buf, err := blosc2.DecompressRange(out[:0], chunk, off, len(out), dp)
 	if err != nil {
 		return err
 	}
@@ -770,7 +768,7 @@ type Metalayer struct {
 func (r *Reader) Metalayers() []Metalayer { return metalayersOf(&r.h) }
 
 // Metalayer returns a copy of the content of the named metalayer.
-func (r *Reader) Metalayer(name string) ([]byte, bool) { return metalayerOf(&r.h, name) }
+func (r *Reader) Metalayer(name string) ([]byte, bool) { return r.h.Metalayer(name) }
 
 func metalayersOf(h *frame.Header) []Metalayer {
 	out := make([]Metalayer, len(h.Metalayers))
@@ -780,23 +778,17 @@ func metalayersOf(h *frame.Header) []Metalayer {
 	return out
 }
 
-func metalayerOf(h *frame.Header, name string) ([]byte, bool) {
-	for _, m := range h.Metalayers {
-		if m.Name == name {
-			return bytes.Clone(m.Content), true
-		}
-	}
-	return nil, false
-}
-
 // MetalayerValue decodes the named metalayer as msgpack (as b2nd and
-// python-blosc2 store them); see DecodeMsgpack.
+// python-blosc2 store them), which must hold exactly one value, into Go
+// values: nil, bool, int64 (uint64 above MaxInt64), float32, float64,
+// string, []byte, []any, map[string]any (map[any]any when some key is not
+// a string) and [Ext] for extension types.
 func (r *Reader) MetalayerValue(name string) (any, error) {
 	b, ok := r.Metalayer(name)
 	if !ok {
 		return nil, fmt.Errorf("%w: no metalayer %q", blosc2.ErrInvalidOption, name)
 	}
-	return DecodeMsgpack(b)
+	return frame.DecodeMsgpack(b)
 }
 
 // VLMetalayerNames returns the names of the variable-length metalayers
@@ -845,7 +837,7 @@ func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
 	if h.Cbytes != len(c) {
 		return nil, fmt.Errorf("%w: vlmetalayer %q: chunk of %d bytes stored in %d", blosc2.ErrCorrupt, name, h.Cbytes, len(c))
 	}
-	out, err := blosc2.DecompressWith(nil, c, dp)
+	out, err := blosc2.Decompress(nil, c, dp)
 	if err != nil {
 		return nil, fmt.Errorf("vlmetalayer %q: %w", name, err)
 	}
@@ -853,22 +845,18 @@ func decodeVLMeta(name string, c []byte, dp *blosc2.DParams) ([]byte, error) {
 }
 
 // VLMetalayerValue decodes the named vlmetalayer's content as msgpack,
-// which is how python-blosc2 stores vlmeta values.
+// which is how python-blosc2 stores vlmeta values, into the Go values of
+// [Reader.MetalayerValue].
 func (r *Reader) VLMetalayerValue(name string) (any, error) {
 	b, err := r.VLMetalayer(name)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeMsgpack(b)
+	return frame.DecodeMsgpack(b)
 }
 
-// DecodeMsgpack decodes b, which must be exactly one msgpack value, into
-// Go values: nil, bool, int64 (uint64 above MaxInt64), float32, float64,
-// string, []byte, []any, map[string]any (map[any]any when some key is not
-// a string) and Ext for extension types.
-func DecodeMsgpack(b []byte) (any, error) { return frame.DecodeMsgpack(b) }
-
-// Ext is a msgpack extension value (DecodeMsgpack).
+// Ext is a msgpack extension value, as [Reader.MetalayerValue] and
+// [Reader.VLMetalayerValue] return them: a type byte and its payload.
 type Ext = frame.Ext
 
 // Info is the frame header, decoded.

@@ -23,7 +23,7 @@ import (
 func TestSizesThatDisagree(t *testing.T) {
 	for _, variable := range []bool{false, true} {
 		var buf bytes.Buffer
-		w, err := framewriter.New(&seekBuffer{buf: &buf}, framewriter.WithoutChecksums())
+		w, err := framewriter.NewWriter(&seekBuffer{buf: &buf}, framewriter.WithoutChecksums())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -58,7 +58,7 @@ func TestSizesThatDisagree(t *testing.T) {
 			if !errors.Is(err, blosc2.ErrCorrupt) && !errors.Is(err, blosc2.ErrHeader) {
 				t.Fatalf("variable %v, nbytes %d: %v", variable, lie, err)
 			}
-			if _, err := stream.DecodeAll(nil, b); err == nil {
+			if _, err := stream.DecodeAll(b, nil); err == nil {
 				t.Fatalf("variable %v, nbytes %d: DecodeAll succeeded", variable, lie)
 			}
 			sr, err := stream.NewReader(struct{ io.Reader }{bytes.NewReader(b)})
@@ -109,7 +109,7 @@ func TestManySpecialChunksStreamLazily(t *testing.T) {
 	var buf bytes.Buffer
 	cp := blosc2.DefaultCParams()
 	cp.TypeSize = 8
-	w, err := framewriter.New(&seekBuffer{buf: &buf}, framewriter.WithCParams(cp), framewriter.WithoutChecksums())
+	w, err := framewriter.NewWriter(&seekBuffer{buf: &buf}, framewriter.WithCParams(cp), framewriter.WithoutChecksums())
 	if err != nil {
 		t.Fatal(err)
 	}

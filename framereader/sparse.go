@@ -12,8 +12,8 @@ import (
 	"github.com/blosc2go/blosc2/internal/safefile"
 )
 
-// openSparse opens the sparse frame in directory dir (sframe.md).
-func openSparse(dir string, opts []Option) (*Reader, error) {
+// openSparse opens the sparse frame in directory dir (README_SFRAME_FORMAT.rst).
+func openSparse(dir string, opts []ReaderOption) (*Reader, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func openSparse(dir string, opts []Option) (*Reader, error) {
 
 // parseSparseIndex reads chunks.b2frame.
 func (r *Reader) parseSparseIndex(b []byte) error {
-	l, err := frame.LoadSparseIndex(b, r.dp.MaxNbytes)
+	l, err := frame.LoadSparseIndex(b, r.dp.MaxMemory)
 	if err != nil {
 		return err
 	}

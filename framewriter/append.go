@@ -2,7 +2,6 @@ package framewriter
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -44,7 +43,7 @@ import (
 // The header keeps the frame's compression defaults; WithCParams only sets
 // what WriteChunk compresses with (default: the frame's). WithMetalayer is
 // refused: metalayers cannot be added to a frame holding data.
-func Append(path string, opts ...Option) (*Writer, error) {
+func Append(path string, opts ...WriterOption) (*Writer, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -57,7 +56,8 @@ func Append(path string, opts ...Option) (*Writer, error) {
 		return nil, err
 	}
 	if st.IsDir() {
-		return appendSparse(path, o, opts)
+		w, _, err := appendSparse(path, o, opts)
+		return w, err
 	}
 	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
@@ -71,7 +71,7 @@ func Append(path string, opts ...Option) (*Writer, error) {
 	return w, nil
 }
 
-func appendFile(f *os.File, o options, opts []Option) (*Writer, error) {
+func appendFile(f *os.File, o options, opts []WriterOption) (*Writer, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func appendFile(f *os.File, o options, opts []Option) (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := resume(l, o, opts, "")
+	w, err := resume(l, o, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func appendFile(f *os.File, o options, opts []Option) (*Writer, error) {
 	}
 	w.hdrLen = l.Header.HeaderLen
 	w.cbytes = l.End - int64(l.Header.HeaderLen)
-	w.sink = &fileSink{atSink: atSink{w: f, pos: l.End}, f: f, sync: !w.noSync}
+	w.storage = &contiguous{sink: &fileSink{atSink: atSink{w: f, pos: l.End}, f: f, sync: !w.noSync}}
 	return w, nil
 }
 
@@ -117,11 +117,11 @@ func checkCurrent(ra io.ReaderAt, size int64) error {
 }
 
 // resume builds a Writer continuing the loaded frame.
-func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, error) {
+func resume(l *frame.Layout, o options, opts []WriterOption) (*Writer, error) {
 	h := l.Header
 	cp := blosc2.CParams{
 		Codec: blosc2.BloscLZ, Level: h.Clevel(), TypeSize: int(h.TypeSize), BlockSize: int(max(h.BlockSize, 0)),
-		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(), Threads: int(max(h.TComp, 1)),
+		SplitMode: blosc2.SplitMode(h.SplitMode()), UseDict: h.UseDict(), Concurrency: int(max(h.TComp, 1)),
 		CodecMeta: h.CodecMeta,
 	}
 	cp.Codec = codec.ID(h.Compcode())
@@ -129,7 +129,7 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 		cp.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(h.Filters[i]), Meta: h.FiltersMeta[i]}
 	}
 	if o.cp == nil {
-		opts = append([]Option{WithCParams(cp)}, opts...)
+		opts = append([]WriterOption{WithCParams(cp)}, opts...)
 	}
 	if g := ndmeta.FrameGeometry(h.Metalayers); g != nil {
 		// The frame's b2nd block shape, unless the caller's CParams have one.
@@ -142,7 +142,7 @@ func resume(l *frame.Layout, o options, opts []Option, dir string) (*Writer, err
 			return nil
 		})
 	}
-	w, err := newWriter(nil, dir, opts)
+	w, err := newWriter(nil, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +196,8 @@ func (w *Writer) resumeSizes(l *frame.Layout, head func(e int64) ([]byte, error)
 		if err != nil {
 			return 0, err
 		}
-		return int32(binary.LittleEndian.Uint32(b[4:])), nil
+		p, err := blosc2.ParsePrefix(b)
+		return int32(p.Nbytes), err
 	}
 	cs := int64(h.ChunkSize)
 	if cs > 0 {
@@ -252,38 +253,41 @@ func loadSparseIndex(b []byte) (*frame.Layout, error) {
 	return frame.LoadSparseIndex(b, 0)
 }
 
-func appendSparse(dir string, o options, opts []Option) (*Writer, error) {
+// appendSparse resumes the sparse frame in dir; its storage is returned
+// too, for RecoverSparse.
+func appendSparse(dir string, o options, opts []WriterOption) (*Writer, *sparseDir, error) {
 	b, err := safefile.ReadFile(filepath.Join(dir, frame.SparseIndexName))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	l, err := loadSparseIndex(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	w, err := resume(l, o, opts, dir)
+	w, err := resume(l, o, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	w.dir = dir
+	sd := &sparseDir{dir: dir}
+	w.storage = sd
 	w.h.FrameType = frame.TypeSparse
 	if err := w.resumeSizes(l, func(e int64) ([]byte, error) {
-		f, _, err := safefile.Open(w.chunkPath(e))
+		f, _, err := safefile.Open(sd.chunkPath(e))
 		if err != nil {
 			return nil, err
 		}
 		defer f.Close()
 		hb := make([]byte, 16)
 		if _, err := io.ReadFull(f, hb); err != nil {
-			return nil, fmt.Errorf("%w: chunk file %s: %v", blosc2.ErrTruncated, w.chunkPath(e), err)
+			return nil, fmt.Errorf("%w: chunk file %s: %v", blosc2.ErrTruncated, sd.chunkPath(e), err)
 		}
 		return hb, nil
 	}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	w.cbytes = l.Header.Cbytes
 	for i := range l.NChunks {
-		w.nextID = max(w.nextID, l.Index.At(i)+1)
+		sd.nextID = max(sd.nextID, l.Index.At(i)+1)
 	}
-	return w, nil
+	return w, sd, nil
 }

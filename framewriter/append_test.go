@@ -152,7 +152,7 @@ func TestAppendDays(t *testing.T) {
 			cp.Codec = blosc2.LZ4
 			var w *Writer
 			var err error
-			opts := []Option{WithCParams(cp), WithMetalayer("layout", []byte{1, 2, 3, 4}), WithoutSync()}
+			opts := []WriterOption{WithCParams(cp), WithMetalayer("layout", []byte{1, 2, 3, 4}), WithoutSync()}
 			if sparse {
 				w, err = CreateSparse(path, opts...)
 			} else {
@@ -194,7 +194,7 @@ func TestAppendDays(t *testing.T) {
 				case 4:
 					// Die without Close (chunks written, nothing else).
 					if !sparse {
-						w.sink.(*fileSink).abort()
+						w.storage.release()
 					}
 					if got := snapshot(); !bytes.Equal(got, want) {
 						t.Fatalf("day %d: dead append changed the frame", day)
@@ -243,7 +243,7 @@ func TestAppendNoop(t *testing.T) {
 // is a standard frame.
 func TestAppendUnpatched(t *testing.T) {
 	var buf bytes.Buffer
-	w, err := New(&buf)
+	w, err := NewWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 func TestFramesRefuseBlosc1(t *testing.T) {
 	p := blosc2.DefaultCParams()
 	p.Format = blosc2.ChunkBlosc1
-	if _, err := New(new(bytes.Buffer), WithCParams(p)); !errors.Is(err, blosc2.ErrInvalidOption) {
+	if _, err := NewWriter(new(bytes.Buffer), WithCParams(p)); !errors.Is(err, blosc2.ErrInvalidOption) {
 		t.Fatalf("New with Blosc1 parameters: %v", err)
 	}
 	p.Codec = blosc2.Snappy
@@ -24,7 +24,7 @@ func TestFramesRefuseBlosc1(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	w, err := New(&buf)
+	w, err := NewWriter(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}

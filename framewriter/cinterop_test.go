@@ -163,7 +163,7 @@ func TestCInterop(t *testing.T) {
 	})
 	t.Run("unpatched-refused", func(t *testing.T) {
 		var buf bytes.Buffer
-		w, err := New(&buf)
+		w, err := NewWriter(&buf)
 		if err != nil {
 			t.Fatal(err)
 		}

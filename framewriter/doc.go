@@ -2,16 +2,16 @@
 // stream: header, chunks, index, trailer) and sparse frames (a directory
 // of chunk files plus a chunks.b2frame index frame), laid out as C-Blosc2
 // 3.3.2 lays them out, so that C-Blosc2 opens and decodes them. It also
-// appends to existing frames, patches frames written to pipes (Repair)
-// and rebuilds frames whose writer died (Recover).
+// appends to existing frames, patches frames written to pipes ([Repair])
+// and rebuilds frames whose writer died ([Recover]).
 //
 // # Writing
 //
-// A Writer takes chunks in order: WriteChunk compresses raw data with the
+// A [Writer] takes chunks in order: WriteChunk compresses raw data with the
 // Writer's blosc2.CParams, WriteCompressedChunk takes chunks compressed
 // elsewhere (in parallel, by package stream), WriteSpecial and FillSpecial
 // add zero, NaN, uninitialized and repeated-value chunks. Fixed metalayers
-// are declared before the first chunk (WithMetalayer, AddMetalayer) and
+// are declared before the first chunk ([WithMetalayer], AddMetalayer) and
 // may be rewritten in place later (UpdateMetalayer); vlmetalayers can be
 // set and deleted until Close. Memory stays at one chunk plus 8 bytes per
 // chunk for the index: the frame is never buffered.
@@ -20,7 +20,7 @@
 // chunk after a shorter one, or a larger one, makes the sizes variable
 // (version 3), exactly as C-Blosc2 decides. Frames of BloscLZ and LZ4
 // chunks written with the parameters C-Blosc2 was given are byte for byte
-// C-Blosc2's (with WithStickyBlockSize when chunk sizes vary).
+// C-Blosc2's (with [WithStickyBlockSize] when chunk sizes vary).
 //
 // # Destinations that cannot seek
 //
@@ -30,7 +30,7 @@
 // written completely, with the same layout, but with its header sizes
 // unpatched (frame_len 0, nbytes and cbytes -1). framereader reads such
 // frames (Reader, and ChunkReader in one pass); Repair (one pass, from a
-// stream to a seekable destination) and RepairFile (in place) turn them
+// stream to a seekable destination) and [RepairFile] (in place) turn them
 // into standard frames.
 //
 // # What C-Blosc2 3.3.2 opens
@@ -42,8 +42,8 @@
 //     destination: fixed and variable chunk sizes, metalayers,
 //     vlmetalayers, zero/NaN/uninit chunks (as index entries, or stored),
 //     repeated-value chunks, FillSpecial frames, VL-block chunks, sparse
-//     frames; and every frame Append, Repair, RepairFile, Recover and
-//     RecoverFile produce.
+//     frames; and every frame [Append], Repair, RepairFile, Recover and
+//     [RecoverFile] produce.
 //   - It refuses frames with unpatched headers ("blosc2_schunk_open
 //     failed": it needs frame_len, nbytes and cbytes to find the index).
 //   - It cannot read zero, NaN or uninitialized special chunks stored in
@@ -63,7 +63,7 @@
 // trailer last. RecoverFile and Recover rebuild a valid frame from what a
 // dead writer left, keeping every whole chunk; chunks recorded only in
 // the index (SpecialsIndex, the default on seekable destinations, as in
-// C-Blosc2) are lost with it, which RecoverReport.LostSpecials reports:
+// C-Blosc2) are lost with it, which [RecoverReport.LostSpecials] reports:
 // write with WithSpecials(SpecialsInline) when nothing may be lost.
 // Append writes after the current end and rewrites the header last, so a
 // failed append leaves the previous frame readable.

@@ -53,7 +53,7 @@ func Example() {
 func Example_pipe() {
 	pr, pw := io.Pipe()
 	go func() {
-		w, _ := framewriter.New(pw) // a pipe cannot seek
+		w, _ := framewriter.NewWriter(pw) // a pipe cannot seek
 		for i := range 4 {
 			w.WriteChunk(bytes.Repeat([]byte{byte(i)}, 100000))
 		}
@@ -112,7 +112,7 @@ func ExampleRecoverFile() {
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "torn.b2frame")
 	var buf bytes.Buffer
-	w, _ := framewriter.New(&buf)
+	w, _ := framewriter.NewWriter(&buf)
 	x := uint32(1)
 	for range 5 {
 		chunk := make([]byte, 50000)

@@ -26,11 +26,11 @@ type JoinReport struct {
 // recompressed (special chunks the indexes record are carried over as
 // special chunks). The new frame takes the first frame's header
 // parameters and fixed metalayers, and each vlmetalayer whose value every
-// frame holding it agrees on. Options are New's (WithCParams is set from
+// frame holding it agrees on. Options are NewWriter's (WithCParams is set from
 // the first frame and may be overridden). dst needs to seek for the header
-// to be patched, as with New. A single frame is copied chunk by chunk
+// to be patched, as with NewWriter. A single frame is copied chunk by chunk
 // likewise, which also turns an unpatched frame into a standard one.
-func Join(dst io.Writer, ra io.ReaderAt, size int64, opts ...Option) (JoinReport, error) {
+func Join(dst io.Writer, ra io.ReaderAt, size int64, opts ...WriterOption) (JoinReport, error) {
 	var rep JoinReport
 	frames, err := framereader.NewReaders(ra, size)
 	if err != nil {
@@ -42,7 +42,7 @@ func Join(dst io.Writer, ra io.ReaderAt, size int64, opts ...Option) (JoinReport
 		Codec: first.Codec, Level: first.Clevel, TypeSize: first.TypeSize, Filters: first.Filters,
 		BlockSize: first.BlockSize, SplitMode: first.SplitMode, UseDict: first.UseDict,
 	}
-	base := []Option{WithCParams(p)}
+	base := []WriterOption{WithCParams(p)}
 	for _, m := range frames[0].Metalayers() {
 		base = append(base, WithMetalayer(m.Name, m.Content))
 	}
@@ -72,7 +72,7 @@ func Join(dst io.Writer, ra io.ReaderAt, size int64, opts ...Option) (JoinReport
 		}
 		base = append(base, WithVLMetalayer(name, values[name]))
 	}
-	w, err := New(dst, slices.Concat(base, opts)...)
+	w, err := NewWriter(dst, slices.Concat(base, opts)...)
 	if err != nil {
 		return rep, err
 	}

@@ -58,7 +58,7 @@ func TestJoin(t *testing.T) {
 
 	var pipe bytes.Buffer
 	cp.Codec, cp.TypeSize = blosc2.LZ4, 8
-	w, err = New(struct{ *bytes.Buffer }{&pipe}, WithCParams(cp), WithVLMetalayer("v", []byte("same")), WithVLMetalayer("w", []byte("second")))
+	w, err = NewWriter(struct{ *bytes.Buffer }{&pipe}, WithCParams(cp), WithVLMetalayer("v", []byte("same")), WithVLMetalayer("w", []byte("second")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestJoin(t *testing.T) {
 	want = append(append(append(want, b[:80000]...), make([]byte, 80000)...), b[80000:]...)
 
 	var empty bytes.Buffer
-	w, _ = New(struct{ *bytes.Buffer }{&empty})
+	w, _ = NewWriter(struct{ *bytes.Buffer }{&empty})
 	w.Close()
 
 	var cv testvec.Vector

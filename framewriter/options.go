@@ -6,10 +6,11 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
-// Option configures a Writer.
-type Option func(*options) error
+// WriterOption configures a Writer.
+type WriterOption func(*options) error
 
 type options struct {
 	cp       *blosc2.CParams
@@ -49,14 +50,10 @@ const (
 	SpecialsInline
 )
 
-func newOptions(opts []Option) (options, error) {
+func newOptions(opts []WriterOption) (options, error) {
 	var o options
-	for _, f := range opts {
-		if err := f(&o); err != nil {
-			return o, err
-		}
-	}
-	return o, nil
+	err := option.Apply(&o, opts)
+	return o, err
 }
 
 // WithCParams sets the compression parameters: WriteChunk compresses with
@@ -65,7 +62,7 @@ func newOptions(opts []Option) (options, error) {
 // C-Blosc2's defaults for the frame. The default is blosc2.DefaultCParams().
 // For Append, the header keeps the existing frame's values and p only
 // drives WriteChunk (the default is then the existing header's).
-func WithCParams(p blosc2.CParams) Option {
+func WithCParams(p blosc2.CParams) WriterOption {
 	return func(o *options) error {
 		o.cp = &p
 		return nil
@@ -76,42 +73,19 @@ func WithCParams(p blosc2.CParams) Option {
 // content stored in the header. Metalayers must exist before the first
 // chunk; their size is then frozen, and UpdateMetalayer may only rewrite
 // their content in place. At most 16 per frame; repeatable, in order.
-func WithMetalayer(name string, content []byte) Option {
+func WithMetalayer(name string, content []byte) WriterOption {
 	return func(o *options) error {
-		if err := addMeta(&o.metas, name, content); err != nil {
+		if err := frame.AddMetalayer(&o.metas, name, content); err != nil {
 			return err
 		}
 		return nil
 	}
 }
 
-func addMeta(metas *[]frame.Metalayer, name string, content []byte) error {
-	if err := frame.CheckMetaName(name); err != nil {
-		return err
-	}
-	for _, m := range *metas {
-		if m.Name == name {
-			return fmt.Errorf("%w: metalayer %q declared twice", blosc2.ErrInvalidOption, name)
-		}
-	}
-	if len(*metas) >= frame.MaxMetalayers {
-		return fmt.Errorf("%w: more than %d metalayers", blosc2.ErrInvalidOption, frame.MaxMetalayers)
-	}
-	if len(content) > 1<<31-1 {
-		return fmt.Errorf("%w: metalayer %q of %d bytes", blosc2.ErrTooLarge, name, len(content))
-	}
-	*metas = append(*metas, frame.Metalayer{Name: name, Content: bytes.Clone(content)})
-	if frame.MetaSectionLen(*metas)-3 >= 1<<16 {
-		*metas = (*metas)[:len(*metas)-1]
-		return fmt.Errorf("%w: metalayer names overflow the header's 16-bit index", blosc2.ErrTooLarge)
-	}
-	return nil
-}
-
 // WithVLMetalayer adds a variable-length metalayer, compressed with
 // C-Blosc2's default parameters as blosc2_vlmeta_add does without cparams
 // (see Writer.SetVLMetalayer). Repeatable.
-func WithVLMetalayer(name string, content []byte) Option {
+func WithVLMetalayer(name string, content []byte) WriterOption {
 	return func(o *options) error {
 		if err := frame.CheckMetaName(name); err != nil {
 			return err
@@ -123,7 +97,7 @@ func WithVLMetalayer(name string, content []byte) Option {
 
 // WithSpecials sets how zero, NaN and uninitialized chunks are recorded
 // (default SpecialsAuto).
-func WithSpecials(m SpecialMode) Option {
+func WithSpecials(m SpecialMode) WriterOption {
 	return func(o *options) error {
 		if m < SpecialsAuto || m > SpecialsInline {
 			return fmt.Errorf("%w: special mode %d", blosc2.ErrInvalidOption, m)
@@ -136,7 +110,7 @@ func WithSpecials(m SpecialMode) Option {
 // WithoutSync turns off the fsync calls Create, Append, RecoverFile and
 // RepairFile make so that a crash never leaves a header pointing at data
 // that did not reach the disk. Faster, for scratch files.
-func WithoutSync() Option {
+func WithoutSync() WriterOption {
 	return func(o *options) error {
 		o.noSync = true
 		return nil
@@ -149,7 +123,7 @@ func WithoutSync() Option {
 // chunks of varying sizes are reproduced byte for byte only with it; it is
 // off by default because after one small chunk every later chunk gets
 // equally small blocks and compresses poorly.
-func WithStickyBlockSize() Option {
+func WithStickyBlockSize() WriterOption {
 	return func(o *options) error {
 		o.sticky = true
 		return nil
@@ -160,7 +134,7 @@ func WithStickyBlockSize() Option {
 // keeps by default (see the README's "Integrity"), as C-Blosc2 does.
 // Readers then cannot tell damaged chunks that still decode from good
 // ones.
-func WithoutChecksums() Option {
+func WithoutChecksums() WriterOption {
 	return func(o *options) error {
 		o.noSums = true
 		return nil

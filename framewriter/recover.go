@@ -61,7 +61,7 @@ type RecoverReport struct {
 //
 // Chunks are checked by decoding them; the scan stops at the first that
 // does not decode.
-func RecoverFile(path string, opts ...Option) (RecoverReport, error) {
+func RecoverFile(path string, opts ...WriterOption) (RecoverReport, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return RecoverReport{}, err
@@ -344,7 +344,7 @@ func planFrame(ra io.ReaderAt, size int64) (recoveryPlan, error) {
 		sizes.Add(n)
 	}
 	if !plan.rep.IndexFound {
-		if h.Nbytes == -2 {
+		if h.Nbytes == frame.NbytesLossy {
 			plan.rep.LostSpecials = true
 		} else if !h.Unpatched() && h.Nbytes > 0 {
 			// A stale header (an interrupted in-place append): compare what
@@ -485,7 +485,7 @@ func scanItems(ra io.ReaderAt, size int64, chunksize int32, g *blosc2.Geometry) 
 			if int64(it.Prefix.Nbytes) > limit {
 				return items
 			}
-			if _, err := blosc2.DecompressWith(nil, c, &blosc2.DParams{MaxNbytes: int(limit), Geometry: g}); err != nil {
+			if _, err := blosc2.Decompress(nil, c, &blosc2.DParams{MaxMemory: int(limit), Geometry: g}); err != nil {
 				return items
 			}
 			items = append(items, item{pos: it.Pos, n: it.Len, nbytes: int32(it.Prefix.Nbytes), vlBlock: it.Prefix.VLBlocks})

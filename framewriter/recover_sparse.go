@@ -33,7 +33,7 @@ import (
 // it set, and zero, NaN or uninit chunks kept as index entries (write with
 // WithSpecials(SpecialsInline) to make a crash lose nothing); LostSpecials
 // cannot be told from the files and stays false.
-func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
+func RecoverSparse(dir string, opts ...WriterOption) (RecoverReport, error) {
 	var rep RecoverReport
 	o, err := newOptions(opts)
 	if err != nil {
@@ -46,12 +46,12 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 	if err != nil {
 		return rep, err
 	}
-	w, err := appendSparse(dir, o, opts)
+	w, sd, err := appendSparse(dir, o, opts)
 	if err != nil {
 		return rep, fmt.Errorf("nothing to recover: %w", err)
 	}
 	listed := len(w.entries)
-	orphans, err := chunkFileIDs(dir, w.nextID)
+	orphans, err := chunkFileIDs(dir, sd.nextID)
 	if err != nil {
 		return rep, err
 	}
@@ -59,26 +59,26 @@ func RecoverSparse(dir string, opts ...Option) (RecoverReport, error) {
 	// conversion of specials (SpecialsInline keeps every one a file).
 	w.specials = SpecialsInline
 	for _, id := range orphans {
-		if id != w.nextID {
+		if id != sd.nextID {
 			break // a gap: nothing after it was written by this sequence
 		}
-		c, err := safefile.ReadFile(w.chunkPath(id))
+		c, err := safefile.ReadFile(sd.chunkPath(id))
 		if err != nil {
 			return rep, err
 		}
 		if !wholeChunk(c, ndmeta.FrameGeometry(w.h.Metalayers)) {
 			break
 		}
-		w.adopt = c
+		sd.adopt = c
 		err = w.WriteCompressedChunk(c)
-		w.adopt = nil
+		sd.adopt = nil
 		if err != nil {
 			break // a chunk this frame cannot hold (other kind or sizes)
 		}
 	}
 	for _, id := range orphans {
-		if id >= w.nextID {
-			if st, err := os.Lstat(w.chunkPath(id)); err == nil {
+		if id >= sd.nextID {
+			if st, err := os.Lstat(sd.chunkPath(id)); err == nil {
 				rep.Dropped += st.Size()
 			}
 		}
@@ -98,7 +98,7 @@ func wholeChunk(c []byte, g *blosc2.Geometry) bool {
 	if err != nil || h.Cbytes != len(c) {
 		return false
 	}
-	_, err = blosc2.DecompressWith(nil, c, &blosc2.DParams{Geometry: g})
+	_, err = blosc2.Decompress(nil, c, &blosc2.DParams{Geometry: g})
 	return err == nil
 }
 

@@ -14,10 +14,10 @@ import (
 // streamFrame writes n chunks of the given sizes (0 = zero special) to a
 // plain stream and returns the frame, the end of each chunk in it, and the
 // data.
-func streamFrame(t testing.TB, sizes []int, opts ...Option) (frameBytes []byte, ends []int64, data [][]byte) {
+func streamFrame(t testing.TB, sizes []int, opts ...WriterOption) (frameBytes []byte, ends []int64, data [][]byte) {
 	var buf bytes.Buffer
 	cw := &countWriter{w: &buf}
-	w, err := New(cw, opts...)
+	w, err := NewWriter(cw, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestRecoverPatchedEveryByte(t *testing.T) {
 	sizes := []int{3000, 5000, 700, 5000}
 	_, ends, data := streamFrame(t, sizes, WithSpecials(SpecialsInline))
 	m := &memFile{}
-	w, err := NewAt(m, 0, WithSpecials(SpecialsInline))
+	w, err := NewWriterAt(m, 0, WithSpecials(SpecialsInline))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,10 +211,10 @@ func TestRecoverFileInPlace(t *testing.T) {
 			want = append(want, raw...)
 		}
 	}
-	fs := w.sink.(*fileSink)
+	fs := w.storage.(*contiguous).sink.(*fileSink)
 	st, _ := fs.f.Stat()
 	fs.f.Truncate(st.Size() - 100)
-	fs.abort()
+	fs.release()
 	rep, err := RecoverFile(path, WithoutSync())
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +244,7 @@ func TestRepair(t *testing.T) {
 	sizes := []int{3000, 5000, -4000, 700, 5000}
 	b, _, _ := streamFrame(t, sizes, WithSpecials(SpecialsInline))
 	m := &memFile{}
-	w, _ := NewAt(m, 0, WithSpecials(SpecialsInline))
+	w, _ := NewWriterAt(m, 0, WithSpecials(SpecialsInline))
 	for i, n := range sizes {
 		if n < 0 {
 			w.WriteSpecial(blosc2.SpecialZero, -n, nil)
@@ -313,7 +313,7 @@ func TestRecoverNeverDiscards(t *testing.T) {
 		buf  *bytes.Buffer
 		data []byte
 	}{{&f1, d1}, {&f2, d2}, {&f3, d3}} {
-		w, err := New(struct{ *bytes.Buffer }{c.buf}) // the pipe form, as >> writes
+		w, err := NewWriter(struct{ *bytes.Buffer }{c.buf}) // the pipe form, as >> writes
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -362,7 +362,7 @@ func TestRecoverNeverDiscards(t *testing.T) {
 	// A complete (patched) frame followed by 1 MB it does not understand.
 	var patched bytes.Buffer
 	pf, _ := os.CreateTemp(dir, "p")
-	w, _ := New(pf)
+	w, _ := NewWriter(pf)
 	w.WriteChunk(d1)
 	w.Close()
 	pf.Close()

@@ -18,7 +18,7 @@ import (
 // WithoutSync). A frame that is already patched is left alone. A frame
 // whose writer died before finishing has no index: use RecoverFile. A file
 // holding several frames is refused: Join makes one frame of them.
-func RepairFile(path string, opts ...Option) error {
+func RepairFile(path string, opts ...WriterOption) error {
 	o, err := newOptions(opts)
 	if err != nil {
 		return err

@@ -172,8 +172,8 @@ func (c *rtCase) write(t *testing.T, w *Writer) {
 	}
 }
 
-func (c *rtCase) options() []Option {
-	opts := []Option{WithCParams(c.cp), WithSpecials(c.specials), WithoutSync()}
+func (c *rtCase) options() []WriterOption {
+	opts := []WriterOption{WithCParams(c.cp), WithSpecials(c.specials), WithoutSync()}
 	for _, m := range c.metas {
 		opts = append(opts, WithMetalayer(m[0], []byte(m[1])))
 	}
@@ -272,7 +272,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			// io.WriterAt.
 			m := &memFile{}
-			w, err := NewAt(m, 0, c.options()...)
+			w, err := NewWriterAt(m, 0, c.options()...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -289,7 +289,7 @@ func TestRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			f.WriteString("12345")
-			w, err = New(f, c.options()...)
+			w, err = NewWriter(f, c.options()...)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -305,7 +305,7 @@ func TestRoundTrip(t *testing.T) {
 
 			// A plain stream: unpatched header.
 			var buf bytes.Buffer
-			w, err = New(struct{ io.Writer }{&buf}, c.options()...)
+			w, err = NewWriter(struct{ io.Writer }{&buf}, c.options()...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,6 +19,9 @@ type sink interface {
 	seekable() bool
 	// finish is called once after the last write and patch.
 	finish() error
+	// release frees what the sink holds without writing more (a failed
+	// or untouched session): it closes a file the package opened.
+	release() error
 }
 
 // streamSink writes to a plain io.Writer.
@@ -35,6 +38,7 @@ func (s *streamSink) patch(int64, []byte) error {
 
 func (s *streamSink) seekable() bool { return false }
 func (s *streamSink) finish() error  { return nil }
+func (s *streamSink) release() error { return nil }
 
 // seekSink writes through an io.WriteSeeker, starting at the position it
 // had when the writer was created, and leaves it at the frame's end.
@@ -61,6 +65,7 @@ func (s *seekSink) patch(off int64, p []byte) error {
 
 func (s *seekSink) seekable() bool { return true }
 func (s *seekSink) finish() error  { return nil }
+func (s *seekSink) release() error { return nil }
 
 // atSink writes through an io.WriterAt from a base offset.
 type atSink struct {
@@ -82,6 +87,7 @@ func (s *atSink) patch(off int64, p []byte) error {
 
 func (s *atSink) seekable() bool { return true }
 func (s *atSink) finish() error  { return nil }
+func (s *atSink) release() error { return nil }
 
 // fileSink writes a file the package opened itself: it syncs before the
 // header is patched (so the header never points at data a crash lost),
@@ -114,12 +120,13 @@ func (s *fileSink) finish() error {
 	return errors.Join(err, s.f.Close())
 }
 
-// abort closes the file without further writes.
-func (s *fileSink) abort() {
-	if !s.closed {
-		s.closed = true
-		s.f.Close()
+// release closes the file without further writes.
+func (s *fileSink) release() error {
+	if s.closed {
+		return nil
 	}
+	s.closed = true
+	return s.f.Close()
 }
 
 // newSink picks the sink for w: seekable when w can seek (a Seek that

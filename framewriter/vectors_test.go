@@ -40,7 +40,7 @@ func vectorCParams(t testing.TB, p *testvec.Params) blosc2.CParams {
 		t.Fatalf("codec %q", p.Codec)
 	}
 	cp := blosc2.CParams{Codec: id, Level: p.Clevel, TypeSize: p.Typesize, BlockSize: p.Blocksize,
-		SplitMode: splitNames[p.Splitmode], Threads: max(p.Nthreads, 1), UseDict: p.UseDict}
+		SplitMode: splitNames[p.Splitmode], Concurrency: max(p.Nthreads, 1), UseDict: p.UseDict}
 	for i := range p.Filters {
 		cp.Filters[i] = blosc2.Filter{ID: blosc2.FilterID(p.Filters[i]), Meta: uint8(p.FiltersMeta[i])}
 	}
@@ -135,10 +135,10 @@ func writeVector(t testing.TB, v *testvec.Vector, w *Writer) {
 	}
 }
 
-func vectorOptions(t testing.TB, v *testvec.Vector) []Option {
+func vectorOptions(t testing.TB, v *testvec.Vector) []WriterOption {
 	p := &v.Params
 	// C-Blosc2 keeps no checksums: without them the bytes can be C's.
-	opts := []Option{WithCParams(vectorCParams(t, p)), WithoutSync(), WithStickyBlockSize(), WithoutChecksums()}
+	opts := []WriterOption{WithCParams(vectorCParams(t, p)), WithoutSync(), WithStickyBlockSize(), WithoutChecksums()}
 	for _, m := range p.Metalayers {
 		b, err := hex.DecodeString(m.Hex)
 		if err != nil {
@@ -172,7 +172,7 @@ func TestReencodeVectors(t *testing.T) {
 			var got []byte
 			if v.Kind == "cframe" {
 				m := &memFile{}
-				w, err := NewAt(m, 0, vectorOptions(t, &v)...)
+				w, err := NewWriterAt(m, 0, vectorOptions(t, &v)...)
 				if err != nil {
 					t.Fatal(err)
 				}

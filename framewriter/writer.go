@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
-	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/ndmeta"
 )
@@ -28,12 +27,11 @@ import (
 //
 // A Writer is not safe for concurrent use.
 type Writer struct {
-	sink   sink   // contiguous frames
-	dir    string // sparse frames
-	cp     blosc2.CParams
-	h      frame.Header // header template; sizes filled at Close
-	hdrLen int          // length once written (0 before)
-	vl     []frame.VLMeta
+	storage storage // where the frame goes: a contiguous frame's bytes or a sparse directory
+	cp      blosc2.CParams
+	h       frame.Header // header template; sizes filled at Close
+	hdrLen  int          // length once written (0 before)
+	vl      []frame.VLMeta
 
 	entries []int64
 	crcs    []uint32 // with sums, each chunk's checksum (0 for index-only ones)
@@ -42,9 +40,7 @@ type Writer struct {
 	// header's has_vlmetalayers).
 	trailerHasVL bool
 	sizes        frame.Sizes
-	cbytes       int64  // contiguous: chunks section length; sparse: Σ chunk file sizes
-	nextID       int64  // sparse: next chunk file number
-	adopt        []byte // sparse recovery: the bytes chunk file nextID already holds
+	cbytes       int64 // contiguous: chunks section length; sparse: Σ chunk file sizes
 	specials     SpecialMode
 	pending      []pendingSpecial // index-only specials, for relocation
 	fill         bool             // the index is FillSpecial's repeated value
@@ -79,25 +75,25 @@ func (p *pendingSpecial) chunk() ([]byte, error) {
 	return blosc2.AppendSpecial(nil, p.kind, int(p.nbytes), int(p.ts), int(p.bs), nil)
 }
 
-// New returns a Writer that writes a contiguous frame to w, starting at
+// NewWriter returns a Writer that writes a contiguous frame to w, starting at
 // w's current position when w can seek. Close does not close w.
-func New(w io.Writer, opts ...Option) (*Writer, error) {
-	return newWriter(newSink(w), "", opts)
+func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
+	return newWriter(&contiguous{sink: newSink(w)}, opts)
 }
 
-// NewAt returns a Writer that writes a contiguous frame into w from offset
+// NewWriterAt returns a Writer that writes a contiguous frame into w from offset
 // off, with WriteAt only.
-func NewAt(w io.WriterAt, off int64, opts ...Option) (*Writer, error) {
+func NewWriterAt(w io.WriterAt, off int64, opts ...WriterOption) (*Writer, error) {
 	if off < 0 {
 		return nil, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
 	}
-	return newWriter(&atSink{w: w, base: off}, "", opts)
+	return newWriter(&contiguous{sink: &atSink{w: w, base: off}}, opts)
 }
 
 // Create creates (or truncates) the file at path and returns a Writer for
 // a contiguous frame in it. Close patches the header (after an fsync,
 // unless WithoutSync) and closes the file.
-func Create(path string, opts ...Option) (*Writer, error) {
+func Create(path string, opts ...WriterOption) (*Writer, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
@@ -107,16 +103,18 @@ func Create(path string, opts ...Option) (*Writer, error) {
 		f.Close()
 		return nil, err
 	}
-	s := &fileSink{atSink: atSink{w: f}, f: f, sync: !o.noSync}
-	w, err := newWriter(s, "", opts)
+	s := &contiguous{sink: &fileSink{atSink: atSink{w: f}, f: f, sync: !o.noSync}}
+	w, err := newWriter(s, opts)
 	if err != nil {
-		s.abort()
+		s.release()
 		return nil, err
 	}
 	return w, nil
 }
 
-func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
+// newWriter builds a Writer putting its frame in st; st may be nil when
+// the caller sets the storage afterwards (Append).
+func newWriter(st storage, opts []WriterOption) (*Writer, error) {
 	o, err := newOptions(opts)
 	if err != nil {
 		return nil, err
@@ -134,15 +132,15 @@ func newWriter(s sink, dir string, opts []Option) (*Writer, error) {
 		return nil, err
 	}
 	typ := uint8(frame.TypeContiguous)
-	if dir != "" {
-		typ = frame.TypeSparse
+	if st != nil {
+		typ = st.frameType()
 	}
-	w := &Writer{sink: s, dir: dir, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky, sums: !o.noSums}
+	w := &Writer{storage: st, cp: cp, h: headerFor(&cp, typ), sizes: frame.NewSizes(), noSync: o.noSync, sticky: o.sticky, sums: !o.noSums}
 	w.h.Metalayers = o.metas
 	w.specials = o.specials
 	if w.specials == SpecialsAuto {
 		w.specials = SpecialsIndex
-		if s != nil && !s.seekable() {
+		if st != nil && !st.indexOnly() {
 			w.specials = SpecialsInline
 		}
 	}
@@ -163,8 +161,8 @@ func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
 	if p.SplitMode == blosc2.SplitDefault {
 		p.SplitMode = blosc2.SplitForward
 	}
-	if p.Threads < 1 {
-		p.Threads = 1
+	if p.Concurrency < 1 {
+		p.Concurrency = 1
 	}
 	if p.TypeSize > 1<<31-1 {
 		return p, fmt.Errorf("%w: typesize %d", blosc2.ErrInvalidOption, p.TypeSize)
@@ -172,10 +170,7 @@ func checkCParams(p blosc2.CParams) (blosc2.CParams, error) {
 	if p.Format != blosc2.ChunkBlosc2 {
 		return p, fmt.Errorf("%w: frames hold Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
 	}
-	if _, err := blosc2.Compress(nil, nil, &p); err != nil {
-		return p, err
-	}
-	return p, nil
+	return p, p.Validate()
 }
 
 // headerFor is the header new_header_frame writes for a super-chunk
@@ -194,8 +189,8 @@ func headerFor(p *blosc2.CParams, typ uint8) frame.Header {
 		TypeSize:     int32(p.TypeSize),
 		BlockSize:    int32(p.BlockSize),
 		ChunkSize:    -1,
-		TComp:        int16(min(p.Threads, 1<<15-1)),
-		TDecomp:      int16(min(p.Threads, 1<<15-1)),
+		TComp:        int16(min(p.Concurrency, 1<<15-1)),
+		TDecomp:      int16(min(p.Concurrency, 1<<15-1)),
 		NFilters:     blosc2.MaxFilters,
 		UDCodec:      cc,
 		CodecMeta:    p.CodecMeta,
@@ -256,19 +251,11 @@ func (w *Writer) TruncateChunks(n int) error {
 	if w.sizes.ChunkSize <= 0 {
 		return fmt.Errorf("%w: truncating a frame whose chunk sizes vary", blosc2.ErrUnsupported)
 	}
-	if w.dir != "" {
-		// A sparse frame's cbytes is the sum of its chunk files.
-		for _, e := range w.entries[n:] {
-			if e < 0 {
-				continue
-			}
-			st, err := os.Stat(w.chunkPath(e))
-			if err != nil {
-				return err
-			}
-			w.cbytes -= st.Size()
-		}
+	gone, err := w.storage.dropped(w.entries[n:])
+	if err != nil {
+		return err
 	}
+	w.cbytes -= gone
 	w.entries = w.entries[:n]
 	if w.sums {
 		w.crcs = w.crcs[:n]
@@ -288,7 +275,7 @@ func (w *Writer) TruncateChunks(n int) error {
 // sparse frame's directory (nothing to patch) and for destinations that
 // cannot seek (a pipe, a socket, a file opened with O_APPEND), where the
 // frame keeps its unpatched header.
-func (w *Writer) Seekable() bool { return w.sink != nil && w.sink.seekable() }
+func (w *Writer) Seekable() bool { return w.storage != nil && w.storage.seekable() }
 
 // CParams returns the parameters WriteChunk compresses with.
 func (w *Writer) CParams() blosc2.CParams { return w.cp }
@@ -331,7 +318,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	if h.Nbytes == 0 {
 		return fmt.Errorf("%w: chunk %d is empty (C-Blosc2 cannot read a frame holding empty chunks)", blosc2.ErrInvalidOption, len(w.entries))
 	}
-	if h.Format() == codec.FormatSnappy {
+	if h.Codec == blosc2.Snappy {
 		return fmt.Errorf("%w: chunk %d is a snappy chunk (C-Blosc 1.x): C-Blosc2 has no snappy codec, so frames cannot hold it", blosc2.ErrInvalidOption, len(w.entries))
 	}
 	chunk = chunk[:h.Cbytes]
@@ -343,7 +330,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	if len(w.entries) >= frame.MaxChunks {
 		return fmt.Errorf("%w: a frame holds at most %d chunks", blosc2.ErrTooLarge, frame.MaxChunks)
 	}
-	if err := w.writeHeader(int32(h.Nbytes)); err != nil {
+	if err := w.storage.begin(w, int32(h.Nbytes)); err != nil {
 		return err
 	}
 	kind := h.Special()
@@ -356,7 +343,7 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		w.pending = append(w.pending, pendingSpecial{i: len(w.entries), kind: kind, nbytes: int32(h.Nbytes), ts: int32(h.TypeSize), bs: int32(h.BlockSize)})
 		w.entries = append(w.entries, frame.SpecialEntry(kind))
 		w.noteCRC(nil)
-		if err := w.markLossy(); err != nil {
+		if err := w.storage.markLossy(w); err != nil {
 			return err
 		}
 	} else {
@@ -381,64 +368,12 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 // store writes a chunk to the chunks section (or its own file) and
 // returns its index entry.
 func (w *Writer) store(chunk []byte) (int64, error) {
-	if w.dir != "" {
-		id := w.nextID
-		if id > 0xFFFFFFFF {
-			return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)
-		}
-		if !bytes.Equal(chunk, w.adopt) {
-			if err := w.fail(writeFileSync(w.chunkPath(id), chunk, !w.noSync)); err != nil {
-				return 0, err
-			}
-		}
-		w.nextID++
-		w.cbytes += int64(len(chunk))
-		return id, nil
-	}
-	e := w.cbytes
-	if err := w.fail(w.sink.write(chunk)); err != nil {
+	e, err := w.storage.store(w, chunk)
+	if err != nil {
 		return 0, err
 	}
 	w.cbytes += int64(len(chunk))
 	return e, nil
-}
-
-// writeHeader writes the header with its sizes unpatched before the first
-// chunk of a contiguous frame: frame_len 0, nbytes and cbytes -1 (values
-// C-Blosc2 never writes, so that a reader knows), the chunk size the
-// first chunk sets.
-func (w *Writer) writeHeader(first int32) error {
-	if w.hdrLen > 0 || w.dir != "" {
-		return nil
-	}
-	h := w.h
-	h.FrameLen = 0
-	h.Nbytes, h.Cbytes = -1, -1
-	if w.sizes.N == 0 && first > 0 {
-		h.ChunkSize = first
-	}
-	h.HasVLMeta = len(w.vl) > 0 || w.sums // the checksum record is one
-	b := h.Append(nil)
-	if err := w.fail(w.sink.write(b)); err != nil {
-		return err
-	}
-	w.hdrLen = len(b)
-	w.h.HeaderLen = h.HeaderLen
-	w.h.Metalayers = h.Metalayers
-	return nil
-}
-
-// markLossy records in the unpatched header, once, that chunks exist only
-// as index entries, so that Recover can warn that a crash lost them.
-func (w *Writer) markLossy() error {
-	if w.lossy || w.dir != "" || !w.sink.seekable() {
-		return nil
-	}
-	w.lossy = true
-	var b [9]byte
-	b[0] = 0xD3
-	copy(b[1:], []byte{0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE})
-	return w.fail(w.sink.patch(frame.PosNbytes-1, b[:]))
 }
 
 // blockSizeFor is the block size C-Blosc2's compressor chooses for nbytes
@@ -518,7 +453,7 @@ func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) e
 	if left > 0 {
 		total++
 	}
-	if err := w.writeHeader(int32(chunksize)); err != nil {
+	if err := w.storage.begin(w, int32(chunksize)); err != nil {
 		return err
 	}
 	w.h.BlockSize = int32(bs)
@@ -543,7 +478,7 @@ func (w *Writer) FillSpecial(nitems int64, kind blosc2.Special, chunksize int) e
 	}
 	w.fill = true
 	w.dirty = true
-	return w.markLossy()
+	return w.storage.markLossy(w)
 }
 
 // AddMetalayer declares a fixed metalayer (see WithMetalayer); only
@@ -556,7 +491,7 @@ func (w *Writer) AddMetalayer(name string, content []byte) error {
 		return fmt.Errorf("%w: metalayer %q: metalayers must be added before the first chunk", blosc2.ErrInvalidOption, name)
 	}
 	w.dirty = true
-	return addMeta(&w.h.Metalayers, name, content)
+	return frame.AddMetalayer(&w.h.Metalayers, name, content)
 }
 
 // UpdateMetalayer rewrites the content of metalayer name in place, as
@@ -575,7 +510,7 @@ func (w *Writer) UpdateMetalayer(name string, content []byte) error {
 		if len(content) > len(m.Content) {
 			return fmt.Errorf("%w: metalayer %q holds %d bytes, cannot grow to %d", blosc2.ErrInvalidOption, name, len(m.Content), len(content))
 		}
-		if w.hdrLen > 0 && !w.sink.seekable() {
+		if w.hdrLen > 0 && !w.storage.seekable() {
 			return fmt.Errorf("%w: metalayer %q: the header is already written to a destination that cannot seek", blosc2.ErrUnsupported, name)
 		}
 		m.Content = bytes.Clone(m.Content)
@@ -587,14 +522,7 @@ func (w *Writer) UpdateMetalayer(name string, content []byte) error {
 }
 
 // Metalayer returns the current content of metalayer name.
-func (w *Writer) Metalayer(name string) ([]byte, bool) {
-	for _, m := range w.h.Metalayers {
-		if m.Name == name {
-			return bytes.Clone(m.Content), true
-		}
-	}
-	return nil, false
-}
+func (w *Writer) Metalayer(name string) ([]byte, bool) { return w.h.Metalayer(name) }
 
 // SetVLMetalayer adds or replaces the variable-length metalayer name with
 // content compressed using C-Blosc2's default parameters (BloscLZ level 5,
@@ -668,7 +596,7 @@ func (w *Writer) VLMetalayerNames() []string {
 
 // Close writes the index and the trailer, patches the header when the
 // destination can seek, and (for files the package opened) closes the
-// file. It does not close an io.Writer given to New. Close is idempotent:
+// file. It does not close an io.Writer given to NewWriter. Close is idempotent:
 // later calls return nil, or the error of the first.
 func (w *Writer) Close() error {
 	if w.closed {
@@ -693,9 +621,10 @@ func (w *Writer) Close() error {
 	return nil
 }
 
+// abort releases the storage of a failed session without writing more.
 func (w *Writer) abort() {
-	if fs, ok := w.sink.(*fileSink); ok {
-		fs.abort()
+	if w.storage != nil {
+		w.storage.release()
 	}
 }
 
@@ -710,7 +639,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 	if h.Nbytes%ts == 0 && ts <= blosc2.MaxTypeSize && (h.Special() != blosc2.SpecialNaN || h.TypeSize == ts) {
 		value := make([]byte, ts)
 		if h.Special() == blosc2.SpecialNaN {
-			v, err := blosc2.Decompress(nil, chunk)
+			v, err := blosc2.Decompress(nil, chunk, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -718,7 +647,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 		}
 		return blosc2.AppendSpecial(nil, blosc2.SpecialValue, h.Nbytes, ts, h.BlockSize, value)
 	}
-	raw, err := blosc2.Decompress(nil, chunk)
+	raw, err := blosc2.Decompress(nil, chunk, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -728,7 +657,7 @@ func (w *Writer) inlineSpecial(chunk []byte, h *blosc2.Header) ([]byte, error) {
 }
 
 // relocate stores the index-only specials of a variable-size frame:
-// C-Blosc2 3.3.2 cannot size them when reading (frame.md §5.2).
+// C-Blosc2 3.3.2 cannot size them when reading (README_CFRAME_FORMAT.rst).
 func (w *Writer) relocate() error {
 	if w.sizes.ChunkSize != 0 || len(w.pending) == 0 {
 		return nil
@@ -829,43 +758,5 @@ func (w *Writer) finalHeader(frameLen int64) []byte {
 	return h.Append(nil)
 }
 
-func (w *Writer) finish() error {
-	if w.dir != "" {
-		return w.finishSparse()
-	}
-	if w.resumed && !w.dirty {
-		if fs, ok := w.sink.(*fileSink); ok {
-			fs.closed = true
-			return fs.f.Close()
-		}
-		return nil
-	}
-	if err := w.writeHeader(-1); err != nil {
-		return err
-	}
-	if err := w.relocate(); err != nil {
-		return err
-	}
-	idx, trailer, err := w.tail()
-	if err != nil {
-		return err
-	}
-	if err := w.sink.write(idx); err != nil {
-		return err
-	}
-	if err := w.sink.write(trailer); err != nil {
-		return err
-	}
-	if testHookBeforePatch != nil {
-		if err := testHookBeforePatch(); err != nil {
-			return err
-		}
-	}
-	if w.sink.seekable() {
-		hdr := w.finalHeader(int64(w.hdrLen) + w.cbytes + int64(len(idx)) + int64(len(trailer)))
-		if err := w.sink.patch(0, hdr); err != nil {
-			return err
-		}
-	}
-	return w.sink.finish()
-}
+// finish writes what Close must write, by the storage.
+func (w *Writer) finish() error { return w.storage.finish(w) }

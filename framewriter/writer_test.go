@@ -18,7 +18,7 @@ import (
 // rewrites a metalayer in place, as C-Blosc2's API allows.
 func TestVLMetaAndMetaUpdates(t *testing.T) {
 	m := &memFile{}
-	w, err := NewAt(m, 0, WithMetalayer("fixed", []byte("12345678")), WithVLMetalayer("a", []byte("one")))
+	w, err := NewWriterAt(m, 0, WithMetalayer("fixed", []byte("12345678")), WithVLMetalayer("a", []byte("one")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestVLMetaAndMetaUpdates(t *testing.T) {
 
 // TestWriterRefusals checks what C-Blosc2 could not read is refused.
 func TestWriterRefusals(t *testing.T) {
-	w, _ := NewAt(&memFile{}, 0)
+	w, _ := NewWriterAt(&memFile{}, 0)
 	if err := w.WriteChunk(nil); !errors.Is(err, blosc2.ErrInvalidOption) {
 		t.Errorf("empty chunk: %v", err)
 	}
@@ -93,19 +93,19 @@ func TestWriterRefusals(t *testing.T) {
 		t.Errorf("FillSpecial on a non-empty frame: %v", err)
 	}
 	w.Close()
-	for _, opt := range []Option{
+	for _, opt := range []WriterOption{
 		WithMetalayer("", nil), WithMetalayer(string(make([]byte, 32)), nil), WithSpecials(7),
 		WithCParams(blosc2.CParams{Level: 12}),
 	} {
-		if _, err := NewAt(&memFile{}, 0, opt); err == nil {
+		if _, err := NewWriterAt(&memFile{}, 0, opt); err == nil {
 			t.Error("bad option accepted")
 		}
 	}
-	var many []Option
+	var many []WriterOption
 	for i := range 17 {
 		many = append(many, WithMetalayer(fmt.Sprint("m", i), nil))
 	}
-	if _, err := NewAt(&memFile{}, 0, many...); !errors.Is(err, blosc2.ErrInvalidOption) {
+	if _, err := NewWriterAt(&memFile{}, 0, many...); !errors.Is(err, blosc2.ErrInvalidOption) {
 		t.Errorf("17 metalayers: %v", err)
 	}
 }
@@ -127,7 +127,7 @@ func (f *failWriter) Write(p []byte) (int, error) {
 // Close reports it.
 func TestWriterFailingDestination(t *testing.T) {
 	for _, limit := range []int{0, 50, 200, 5000} {
-		w, err := New(&failWriter{n: limit})
+		w, err := NewWriter(&failWriter{n: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestWriterFailingDestination(t *testing.T) {
 // (run with -race).
 func TestReaderConcurrent(t *testing.T) {
 	m := &memFile{}
-	w, _ := NewAt(m, 0)
+	w, _ := NewWriterAt(m, 0)
 	var want []byte
 	for i, n := range []int{8000, 3000, 8000, 16000, 500} {
 		raw := testData(n, uint64(i))

@@ -115,7 +115,7 @@ func BenchmarkChecksums(b *testing.B) {
 		onOff := [][]WriterOption{data.opts, append(slices.Clone(data.opts), WithoutChecksums())}
 		var frames [2][]byte // on, off
 		for k, opts := range onOff {
-			f, err := EncodeAll(nil, data.src, opts...)
+			f, err := EncodeAll(data.src, nil, opts...)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -2,14 +2,14 @@
 // contiguous frames, the way compress/gzip and klauspost's zstd do: wrap a
 // file or a socket, io.Copy, Close.
 //
-// A Writer cuts what it is given into chunks (4 MiB by default), compresses
+// A [Writer] cuts what it is given into chunks (4 MiB by default), compresses
 // them with goroutines while the caller keeps writing (by default in the
 // automatic mode, which picks each chunk's filters, element size and
-// block size from a probe of the chunk: see WithTier), and lays them out as
+// block size from a probe of the chunk: see [WithTier]), and lays them out as
 // a frame C-Blosc2 and python-blosc2 open (blosc2.open, blosc2_schunk_open).
 // When the destination can seek (a file), Close patches the frame header;
 // on a pipe, a socket or a file opened with O_APPEND the header sizes stay
-// unpatched, which our Reader reads and framewriter.Repair (blosc2 repair)
+// unpatched, which our [Reader] reads and framewriter.Repair (blosc2 repair)
 // turns into a standard frame. On those, Flush ends a frame so that the
 // peer gets every byte written so far; framewriter.Join (blosc2 join)
 // makes one frame of several.
@@ -23,5 +23,5 @@
 // CRC-32C checksums, verified on every read.
 //
 // Memory stays bounded by a few chunks however long the stream: see
-// Writer and WithMaxMemory.
+// Writer and [WithMaxMemory].
 package stream

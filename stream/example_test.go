@@ -101,30 +101,43 @@ func Example_pipe() {
 
 // One-shot helpers for small buffers.
 func ExampleEncodeAll() {
-	frame, err := stream.EncodeAll(nil, []byte("hello, blosc2 hello, blosc2 hello, blosc2"))
+	frame, err := stream.EncodeAll([]byte("hello, blosc2 hello, blosc2 hello, blosc2"), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	data, err := stream.DecodeAll(nil, frame)
+	data, err := stream.DecodeAll(frame, nil)
 	fmt.Println(string(data), err)
 	// Output: hello, blosc2 hello, blosc2 hello, blosc2 <nil>
 }
 
-// Send telemetry over a connection and flush it: the receiver gets every
-// flushed byte at once, while the sender goes on. On a connection each
-// Flush ends a frame; the receiver reads the frames as one stream.
-func ExampleWriter_Flush() {
-	send, recv := net.Pipe()
+// Send telemetry over a TCP connection and flush it: the receiver gets
+// every flushed byte at once, while the sender goes on. On a connection
+// each Flush ends a frame; the receiver reads the frames as one stream.
+func Example_flush() {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ln.Close()
 	go func() {
-		w, _ := stream.NewWriter(send, stream.WithCodec(codec.LZ4))
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer conn.Close()
+		w, _ := stream.NewWriter(conn, stream.WithCodec(codec.LZ4))
 		for _, line := range []string{"temp=21.5\n", "temp=21.7\n"} {
 			w.Write([]byte(line))
 			w.Flush() // the receiver's Read returns this line now
 		}
 		w.Close()
-		send.Close()
 	}()
-	r, _ := stream.NewReader(recv)
+	conn, err := ln.Accept()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer conn.Close()
+	r, _ := stream.NewReader(conn)
 	defer r.Close()
 	buf := make([]byte, 1<<20)
 	for {
@@ -140,11 +153,45 @@ func ExampleWriter_Flush() {
 	// ""
 }
 
+// Reuse one Writer and one Reader for many messages: Reset keeps their
+// options and buffers, as gzip.Writer.Reset and gzip.Reader.Reset do.
+func Example_reset() {
+	w, err := stream.NewWriter(io.Discard, stream.WithConcurrency(1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var frames [][]byte
+	for _, msg := range []string{"first message", "second message"} {
+		var out bytes.Buffer
+		w.Reset(&out) // a new frame to out, same options
+		w.Write([]byte(msg))
+		if err := w.Close(); err != nil {
+			log.Fatal(err)
+		}
+		frames = append(frames, out.Bytes())
+	}
+	r, err := stream.NewReader(bytes.NewReader(frames[0]))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer r.Close()
+	for _, f := range frames {
+		if err := r.Reset(bytes.NewReader(f)); err != nil {
+			log.Fatal(err)
+		}
+		msg, err := io.ReadAll(r)
+		fmt.Printf("%s %v\n", msg, err)
+	}
+	// Output:
+	// first message <nil>
+	// second message <nil>
+}
+
 // Read files appended to with >> or joined with cat: like gzip, a Reader
 // reads every frame of a concatenation.
 func ExampleNewReader_concatenated() {
-	a, _ := stream.EncodeAll(nil, []byte("monday\n"))
-	b, _ := stream.EncodeAll(nil, []byte("tuesday\n"))
+	a, _ := stream.EncodeAll([]byte("monday\n"), nil)
+	b, _ := stream.EncodeAll([]byte("tuesday\n"), nil)
 	r, _ := stream.NewReader(io.MultiReader(bytes.NewReader(a), bytes.NewReader(b)))
 	defer r.Close()
 	all, _ := io.ReadAll(r)

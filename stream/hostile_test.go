@@ -17,11 +17,11 @@ import (
 // front to back.
 func TestIndexOverMemoryCap(t *testing.T) {
 	data := testData(t)[:64000]
-	frame, err := EncodeAll(nil, data, WithChunkSize(16))
+	frame, err := EncodeAll(data, nil, WithChunkSize(16))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DecodeAll(nil, frame, WithMaxMemory(16<<10)); !errors.Is(err, blosc2.ErrTooLarge) {
+	if _, err := DecodeAll(frame, nil, WithMaxMemory(16<<10)); !errors.Is(err, blosc2.ErrTooLarge) {
 		t.Fatalf("through the index: %v", err)
 	}
 	r, err := NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, WithMaxMemory(16<<10))
@@ -31,7 +31,7 @@ func TestIndexOverMemoryCap(t *testing.T) {
 	if !errors.Is(err, blosc2.ErrTooLarge) {
 		t.Fatalf("front to back: %v", err)
 	}
-	if got, err := DecodeAll(nil, frame, WithMaxMemory(64<<10)); err != nil || !bytes.Equal(got, data) {
+	if got, err := DecodeAll(frame, nil, WithMaxMemory(64<<10)); err != nil || !bytes.Equal(got, data) {
 		t.Fatalf("within the cap: %v", err)
 	}
 }
@@ -50,7 +50,7 @@ func TestHugeSpecialChunkStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	var frame bytes.Buffer
-	w, err := framewriter.New(struct{ io.Writer }{&frame}, framewriter.WithSpecials(framewriter.SpecialsInline))
+	w, err := framewriter.NewWriter(struct{ io.Writer }{&frame}, framewriter.WithSpecials(framewriter.SpecialsInline))
 	if err != nil {
 		t.Fatal(err)
 	}

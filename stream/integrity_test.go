@@ -20,7 +20,7 @@ import (
 // memory: through the index (DecodeAll), front to back from a plain
 // io.Reader at one and two goroutines, and framereader's ReadAt.
 var decoders = map[string]func([]byte) ([]byte, error){
-	"DecodeAll": func(b []byte) ([]byte, error) { return DecodeAll(nil, b, WithMaxMemory(1<<22)) },
+	"DecodeAll": func(b []byte) ([]byte, error) { return DecodeAll(b, nil, WithMaxMemory(1<<22)) },
 	"sequential": func(b []byte) ([]byte, error) {
 		r, err := NewReader(struct{ io.Reader }{bytes.NewReader(b)}, WithReaderConcurrency(1), WithMaxMemory(1<<22))
 		if err != nil {
@@ -38,7 +38,7 @@ var decoders = map[string]func([]byte) ([]byte, error){
 		return io.ReadAll(r)
 	},
 	"framereader": func(b []byte) ([]byte, error) {
-		frs, err := framereader.NewReaders(bytes.NewReader(b), int64(len(b)), framereader.WithDParams(blosc2.DParams{MaxNbytes: 1 << 22}))
+		frs, err := framereader.NewReaders(bytes.NewReader(b), int64(len(b)), framereader.WithMaxMemory(1<<22))
 		if err != nil {
 			return nil, err
 		}
@@ -105,23 +105,23 @@ func integrityCases(t *testing.T) []struct {
 		name string
 		id   codec.ID
 	}{{"blosclz", blosc2.BloscLZ}, {"lz4", blosc2.LZ4}, {"zstd", blosc2.Zstd}} {
-		small, err := EncodeAll(nil, data[:4000], WithCodec(c.id), WithChunkSize(1500))
+		small, err := EncodeAll(data[:4000], nil, WithCodec(c.id), WithChunkSize(1500))
 		if err != nil {
 			t.Fatal(err)
 		}
 		add("small-"+c.name, small, data[:4000], true)
-		large, err := EncodeAll(nil, data[:150000], WithCodec(c.id), WithChunkSize(16384))
+		large, err := EncodeAll(data[:150000], nil, WithCodec(c.id), WithChunkSize(16384))
 		if err != nil {
 			t.Fatal(err)
 		}
 		add("large-"+c.name, large, data[:150000], false)
 	}
-	memcpy, _ := EncodeAll(nil, noise[:3000], WithChunkSize(1000))
+	memcpy, _ := EncodeAll(noise[:3000], nil, WithChunkSize(1000))
 	add("small-memcpy", memcpy, noise[:3000], true)
-	zeros, _ := EncodeAll(nil, make([]byte, 5000), WithChunkSize(1000))
+	zeros, _ := EncodeAll(make([]byte, 5000), nil, WithChunkSize(1000))
 	add("small-zero-specials", zeros, make([]byte, 5000), true)
 	pipe := unpatchedFrame(t, data[4000:6000], WithCodec(blosc2.LZ4), WithChunkSize(700))
-	first, _ := EncodeAll(nil, data[:2000], WithChunkSize(900))
+	first, _ := EncodeAll(data[:2000], nil, WithChunkSize(900))
 	add("small-concatenation", append(append([]byte(nil), first...), pipe...), append(append([]byte(nil), data[:2000]...), data[4000:6000]...), true)
 
 	// A file appended to by a second session (framewriter.Append).
@@ -208,7 +208,7 @@ func TestChecksumErrors(t *testing.T) {
 		}
 		// Level 0 stores the chunks as they are: a flipped bit in one
 		// decodes fine, to a different byte.
-		frame, err := EncodeAll(nil, data, append(opts, WithLevel(0), WithChunkSize(10000))...)
+		frame, err := EncodeAll(data, nil, append(opts, WithLevel(0), WithChunkSize(10000))...)
 		if err != nil {
 			t.Fatal(err)
 		}

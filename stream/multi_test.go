@@ -56,7 +56,7 @@ func members(t *testing.T) []member {
 	add := func(name string, frame, raw []byte) {
 		ms = append(ms, member{name: name, frame: frame, data: raw, sha: digest(raw), n: len(raw)})
 	}
-	f, err := EncodeAll(nil, a, WithCodec(blosc2.Zstd), WithChunkSize(30000))
+	f, err := EncodeAll(a, nil, WithCodec(blosc2.Zstd), WithChunkSize(30000))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +126,7 @@ func TestConcatenation(t *testing.T) {
 			if err := os.WriteFile(path, cat, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out, err := DecodeAll(nil, cat)
+			out, err := DecodeAll(cat, nil)
 			if err != nil {
 				t.Fatalf("DecodeAll %s: %v", label, err)
 			}
@@ -272,7 +272,7 @@ func TestTrailingGarbage(t *testing.T) {
 	}
 	// A second frame cut short is truncation, not silence.
 	cat := append(append([]byte(nil), frame...), second[:len(second)-1]...)
-	if _, err := DecodeAll(nil, cat); !errors.Is(err, blosc2.ErrTruncated) {
+	if _, err := DecodeAll(cat, nil); !errors.Is(err, blosc2.ErrTruncated) {
 		t.Fatalf("cut second frame: %v", err)
 	}
 }
@@ -284,7 +284,7 @@ func TestTrailingGarbage(t *testing.T) {
 func TestWriterAppendsToFile(t *testing.T) {
 	data := testData(t)
 	a, b := data[:70000], data[70000:200000]
-	first, err := EncodeAll(nil, a, WithChunkSize(16384))
+	first, err := EncodeAll(a, nil, WithChunkSize(16384))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestWriterAppendsToFile(t *testing.T) {
 		}
 		f.Close()
 		cat, _ := os.ReadFile(path)
-		got, err := DecodeAll(nil, cat)
+		got, err := DecodeAll(cat, nil)
 		want := append(append(append([]byte(nil), a...), b...), b...)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("%s: %d bytes, %v", mode, len(got), err)

@@ -10,10 +10,12 @@ import (
 )
 
 // EncodeAll compresses src into one complete contiguous frame (header
-// patched, index and trailer written) and appends it to dst. Small buffers
+// patched, index and trailer written), appends it to dst and returns the
+// extended slice. The source comes first, as in klauspost/compress's
+// zstd.Encoder.EncodeAll(src, dst). Small buffers
 // are compressed with one goroutine; the options are NewWriter's, so by
 // default each chunk's parameters are the automatic mode's (WithTier).
-func EncodeAll(dst, src []byte, opts ...WriterOption) ([]byte, error) {
+func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 	opts = append([]WriterOption{WithConcurrency(1)}, opts...)
 	mw := &memWriter{buf: dst, base: len(dst), pos: len(dst)}
 	w, err := NewWriter(mw, opts...)
@@ -29,9 +31,10 @@ func EncodeAll(dst, src []byte, opts ...WriterOption) ([]byte, error) {
 	return mw.buf, nil
 }
 
-// DecodeAll decompresses every chunk of the frame held in src and appends
-// the data to dst.
-func DecodeAll(dst, src []byte, opts ...ReaderOption) ([]byte, error) {
+// DecodeAll decompresses every chunk of the frames held in src, appends
+// the data to dst and returns the extended slice; the source comes first,
+// as in zstd.Decoder.DecodeAll(input, dst).
+func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	opts = append([]ReaderOption{WithReaderConcurrency(1)}, opts...)
 	r, err := NewReader(bytes.NewReader(src), opts...)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // Reader decompresses the Blosc2 frames read from an io.Reader.
@@ -60,10 +61,8 @@ type Reader struct {
 // header at once and fails if r does not hold a Blosc2 frame.
 func NewReader(r io.Reader, opts ...ReaderOption) (*Reader, error) {
 	o := defaultReaderOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	zr := &Reader{opts: o}
 	if err := zr.Reset(r); err != nil {
@@ -126,7 +125,7 @@ func withGeom(dp *blosc2.DParams, g *blosc2.Geometry) *blosc2.DParams {
 }
 
 func (r *Reader) dparams() *blosc2.DParams {
-	return &blosc2.DParams{MaxNbytes: r.opts.maxMemory}
+	return &blosc2.DParams{MaxMemory: r.opts.maxMemory}
 }
 
 // nextChunk makes the next decoded chunk current. With one goroutine, a
@@ -150,7 +149,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 			r.cur, r.curOff = r.cur[:0], 0
 			return 0, nil
 		}
-		// DecompressWith appends nbytes in place when the capacity allows;
+		// Decompress appends nbytes in place when the capacity allows;
 		// the capacity limit keeps it inside direct.
 		dst, into := r.cur[:0], false
 		if p, err := blosc2.ParsePrefix(c); err == nil && len(direct) > 0 && p.Nbytes > 0 && p.Nbytes <= len(direct) {
@@ -158,7 +157,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		}
 		dp := r.dparams()
 		dp.Geometry = pos.geom
-		out, err := blosc2.DecompressWith(dst, c, dp)
+		out, err := blosc2.Decompress(dst, c, dp)
 		if err != nil {
 			return 0, pos.wrap(err)
 		}
@@ -362,7 +361,7 @@ func fitsMemory(c []byte, pos chunkPos, limit int64) (room int64, err error) {
 func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}) *readAhead {
 	ra := &readAhead{
 		spareBuffers: spares,
-		budget:       newBudget(int64(dp.MaxNbytes), spares),
+		budget:       newBudget(int64(dp.MaxMemory), spares),
 		order:        make(chan *decoded, max(n-1, 1)),
 		recycled:     make(chan *decoded, n+2),
 		quit:         make(chan struct{}),
@@ -420,7 +419,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 					d.err = d.pos.wrap(err)
 				} else if ok {
 					d.virt, d.out = v, buf[:0]
-				} else if d.out, d.err = blosc2.DecompressWith(buf[:0], d.compressed, withGeom(dp, d.pos.geom)); d.err != nil {
+				} else if d.out, d.err = blosc2.Decompress(buf[:0], d.compressed, withGeom(dp, d.pos.geom)); d.err != nil {
 					d.err = d.pos.wrap(d.err)
 				}
 				// The compressed bytes are done with: their share of the

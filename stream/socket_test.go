@@ -157,7 +157,7 @@ func TestFlushWithoutData(t *testing.T) {
 	if err := w.Close(); err != nil || buf.Len() != n {
 		t.Fatalf("Flush and Close with nothing new wrote %d bytes (%v)", buf.Len()-n, err)
 	}
-	got, err := DecodeAll(nil, buf.Bytes())
+	got, err := DecodeAll(buf.Bytes(), nil)
 	if err != nil || string(got) != "abc" {
 		t.Fatalf("%q %v", got, err)
 	}

@@ -41,7 +41,7 @@ func (p chunkPos) wrap(err error) error {
 
 // newSequentialSource reads frames front to back from a plain io.Reader.
 func newSequentialSource(src io.Reader, o *readerOptions) (chunkSource, error) {
-	cr, err := framereader.NewChunkReader(src, framereader.WithDParams(blosc2.DParams{MaxNbytes: o.maxMemory}),
+	cr, err := framereader.NewChunkReader(src, framereader.WithMaxMemory(o.maxMemory),
 		framereader.WithMultistream(!o.single))
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func newRandomAccess(src io.Reader, o *readerOptions) (*randomAccess, error) {
 		return nil, nil
 	}
 	sec := io.NewSectionReader(ra, start, size-start)
-	fopts := []framereader.Option{framereader.WithDParams(blosc2.DParams{MaxNbytes: o.maxMemory})}
+	fopts := []framereader.ReaderOption{framereader.WithMaxMemory(o.maxMemory)}
 	var frames []*framereader.Reader
 	if o.single {
 		fr, err := framereader.NewReader(sec, size-start, fopts...)

@@ -107,7 +107,7 @@ func TestRoundTripOptions(t *testing.T) {
 		{"lz4hc-blocksize-split", []WriterOption{WithCodec(codec.LZ4HC), WithBlockSize(4096), WithSplitMode(blosc2.SplitAlways), WithChunkSize(33333)}},
 		{"store", []WriterOption{WithLevel(0), WithChunkSize(40000)}},
 		{"dict", []WriterOption{WithCodec(codec.Zstd), WithDict(true), WithChunkSize(100000)}},
-		{"meta", []WriterOption{WithMetalayer("layer", []byte{1, 2, 3}), WithVLMeta("note", []byte("hello")), WithChunkSize(60000)}},
+		{"meta", []WriterOption{WithMetalayer("layer", []byte{1, 2, 3}), WithVLMetalayer("note", []byte("hello")), WithChunkSize(60000)}},
 	}
 	for _, c := range cfgs {
 		var ref []byte
@@ -389,7 +389,7 @@ func TestReadSizes(t *testing.T) {
 	const cs = 64 << 10
 	data := testData(t)
 	var frame bytes.Buffer
-	fw, err := framewriter.New(&frame, framewriter.WithCParams(blosc2.CParams{Codec: blosc2.LZ4, Level: 5, TypeSize: 8,
+	fw, err := framewriter.NewWriter(&frame, framewriter.WithCParams(blosc2.CParams{Codec: blosc2.LZ4, Level: 5, TypeSize: 8,
 		Filters: [6]blosc2.Filter{5: {ID: blosc2.Shuffle}}}))
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ func newVirtualChunk(c []byte, run int) (v virtualChunk, ok bool, err error) {
 	v.total = int64(run) * nbytes
 	if nbytes <= virtualPiece {
 		// Whole chunks side by side make the piece, and the period.
-		one, err := blosc2.Decompress(nil, c)
+		one, err := blosc2.Decompress(nil, c, nil)
 		if err != nil {
 			return v, false, err
 		}
@@ -69,7 +69,7 @@ func newVirtualChunk(c []byte, run int) (v virtualChunk, ok bool, err error) {
 	n := max(virtualPiece/h.TypeSize, 1) * h.TypeSize
 	v.piece = make([]byte, n)
 	if h.Special() != blosc2.SpecialUninit {
-		if _, err := blosc2.DecompressRange(v.piece[:0], c, 0, n); err != nil {
+		if _, err := blosc2.DecompressRange(v.piece[:0], c, 0, n, nil); err != nil {
 			if run > 1 {
 				return v, false, err
 			}

@@ -1,22 +1,13 @@
 package stream
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/option"
 )
-
-// chunkSink receives compressed chunks in order: the frame writer.
-type chunkSink interface {
-	WriteCompressedChunk(chunk []byte) error
-	Close() error
-	// Seekable reports whether Close patches the header in place.
-	Seekable() bool
-}
 
 // Writer compresses what is written to it into a Blosc2 contiguous frame
 // on the underlying io.Writer, chunk by chunk.
@@ -76,10 +67,8 @@ const (
 // is complete, or before Flush or Close.
 func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 	o := defaultWriterOptions()
-	for _, opt := range opts {
-		if err := opt(&o); err != nil {
-			return nil, err
-		}
+	if err := option.Apply(&o, opts); err != nil {
+		return nil, err
 	}
 	// Probe the parameters once so that a bad combination (a dictionary
 	// with BloscLZ, a filter nobody registered) fails here, not later.
@@ -87,7 +76,7 @@ func NewWriter(w io.Writer, opts ...WriterOption) (*Writer, error) {
 		if _, err := blosc2.ChooseCParams(nil, a); err != nil {
 			return nil, err
 		}
-	} else if _, err := blosc2.Compress(nil, nil, &o.cparams); err != nil {
+	} else if err := o.cparams.Validate(); err != nil {
 		return nil, err
 	}
 	zw := &Writer{opts: o}
@@ -121,9 +110,9 @@ func (w *Writer) Reset(dst io.Writer) {
 // parameters, or the automatic mode's choice for each chunk.
 func (w *Writer) compressor() func(dst, src []byte) ([]byte, error) {
 	p := w.opts.cparams
-	p.Threads = w.opts.concurrency
+	p.Concurrency = w.opts.concurrency
 	if a := w.opts.auto(); a != nil {
-		a.Base.Threads = w.opts.concurrency
+		a.Base.Concurrency = w.opts.concurrency
 		return func(dst, src []byte) ([]byte, error) {
 			out, _, err := blosc2.CompressAuto(dst, src, a)
 			return out, err
@@ -343,138 +332,3 @@ func (w *Writer) Close() error {
 	w.err = err
 	return err
 }
-
-// pipeline compresses chunks on one goroutine (whose blocks go to parallel
-// goroutines inside blosc2.Compress) and writes them on another, so that
-// filling, compressing and writing overlap. Handoffs are unbuffered, which
-// bounds memory; after an error both goroutines keep draining, so nothing
-// upstream ever blocks on a dead destination.
-type pipeline struct {
-	raw     chan []byte // chunks to compress
-	free    chan []byte // raw buffers ready to be filled again
-	out     chan []byte // compressed chunks, in order
-	written chan []byte // a compressed buffer the destination is done with
-	done    chan struct{}
-	pending sync.WaitGroup // chunks submitted and not yet written
-	mu      sync.Mutex
-	err     error
-}
-
-// raw and out are buffers of an earlier pipeline to reuse, or nil.
-func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), chunkSize int, raw, out []byte) *pipeline {
-	pl := &pipeline{
-		raw:     make(chan []byte),
-		free:    make(chan []byte, 2),
-		out:     make(chan []byte),
-		written: make(chan []byte, 1),
-		done:    make(chan struct{}),
-	}
-	if cap(raw) < chunkSize {
-		raw = make([]byte, 0, chunkSize)
-	}
-	pl.free <- raw[:0]
-	if out != nil {
-		pl.written <- out[:0]
-	}
-	compressed := make(chan struct{})
-	go func() { // compressor
-		defer close(compressed)
-		defer close(pl.out)
-		for chunk := range pl.raw {
-			if pl.error() != nil {
-				pl.free <- chunk[:0]
-				pl.pending.Done()
-				continue
-			}
-			// The buffer the writer finished with last, if any: one
-			// chunk is compressed while the one before is written, so
-			// two buffers take turns (a fresh 4 MiB buffer per chunk
-			// costs its clearing and the garbage collector's time).
-			var buf []byte
-			select {
-			case buf = <-pl.written:
-			default:
-			}
-			c, err := compress(buf[:0], chunk)
-			pl.free <- chunk[:0]
-			if err != nil {
-				pl.fail(err)
-				pl.pending.Done()
-				continue
-			}
-			pl.out <- c
-		}
-	}()
-	go func() { // writer
-		defer close(pl.done)
-		for c := range pl.out {
-			if pl.error() == nil {
-				if err := sink.WriteCompressedChunk(c); err != nil {
-					pl.fail(err)
-				}
-			}
-			select { // the sink does not retain chunks
-			case pl.written <- c[:0]:
-			default:
-			}
-			pl.pending.Done()
-		}
-		<-compressed
-	}()
-	return pl
-}
-
-func (pl *pipeline) error() error {
-	pl.mu.Lock()
-	defer pl.mu.Unlock()
-	return pl.err
-}
-
-func (pl *pipeline) fail(err error) {
-	pl.mu.Lock()
-	if pl.err == nil {
-		pl.err = err
-	}
-	pl.mu.Unlock()
-}
-
-// put hands a full chunk over and returns a buffer to fill next.
-func (pl *pipeline) put(chunk []byte) []byte {
-	pl.pending.Add(1)
-	pl.raw <- chunk
-	return <-pl.free
-}
-
-// wait blocks until every chunk put so far has been written (or dropped
-// after an error).
-func (pl *pipeline) wait() { pl.pending.Wait() }
-
-// close stops the goroutines after the queued chunks are written.
-func (pl *pipeline) close() error {
-	close(pl.raw)
-	<-pl.done
-	return pl.error()
-}
-
-// spares returns the buffers left once the goroutines have ended: the raw
-// buffer that is not the Writer's current one, and the last compressed one.
-func (pl *pipeline) spares() (raw, out []byte) {
-	select {
-	case raw = <-pl.free:
-	default:
-	}
-	select {
-	case out = <-pl.written:
-	default:
-	}
-	return raw, out
-}
-
-// abort stops the goroutines, dropping what is queued.
-func (pl *pipeline) abort() {
-	pl.fail(errAborted)
-	close(pl.raw)
-	<-pl.done
-}
-
-var errAborted = errors.New("stream: writer reset")

@@ -33,7 +33,7 @@ func compressB2nd(r io.Reader, w io.Writer, p blosc2.CParams, f *b2ndFlags, noCh
 	if f.dtype == "" {
 		return fmt.Errorf("--shape needs --dtype")
 	}
-	opts := []b2nd.CreateOption{b2nd.WithCParams(p)}
+	opts := []b2nd.WriterOption{b2nd.WithCParams(p)}
 	if noChecksum {
 		opts = append(opts, b2nd.WithoutChecksums())
 	}
@@ -65,7 +65,7 @@ func compressB2nd(r io.Reader, w io.Writer, p blosc2.CParams, f *b2ndFlags, noCh
 // decompressB2nd writes the array at path (file or sparse directory) in C
 // order to out; ok is false when path is not an array.
 func decompressB2nd(path string, w io.Writer, dp blosc2.DParams) (ok bool, err error) {
-	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(dp))
+	a, ok, err := b2nd.OpenIfArray(path, arrayOptions(dp)...)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -77,7 +77,7 @@ func decompressB2nd(path string, w io.Writer, dp blosc2.DParams) (ok bool, err e
 // infoB2nd prints the array's geometry; ok is false when path is not an
 // array.
 func infoB2nd(path string, asJSON bool, stdout io.Writer, dp blosc2.DParams) (ok bool, err error) {
-	a, ok, err := b2nd.OpenIfArray(path, b2nd.WithDParams(dp))
+	a, ok, err := b2nd.OpenIfArray(path, arrayOptions(dp)...)
 	if !ok || err != nil {
 		return false, err
 	}

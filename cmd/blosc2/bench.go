@@ -18,7 +18,7 @@ import (
 
 // sample is the input of 'blosc2 bench' when no file is named: an ECG
 // recording (MIT-BIH record 208, uint16 samples; see
-// testdata/data and ../shared/data/MANIFEST.md).
+// testdata/data).
 //
 //go:embed sample.u16.bin
 var sample []byte
@@ -128,7 +128,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (*benchResult, error) {
 	res := &benchResult{
 		Codec: codec.Name(p.Codec), Clevel: p.Level, Typesize: p.TypeSize,
-		Blocksize: p.BlockSize, Nthreads: p.Threads, Chunksize: chunksize,
+		Blocksize: p.BlockSize, Nthreads: p.Concurrency, Chunksize: chunksize,
 		Nchunks: (len(src) + chunksize - 1) / chunksize, Nbytes: len(src), Reps: reps,
 	}
 	wopts := []stream.WriterOption{stream.WithCParams(*p), stream.WithChunkSize(chunksize)}
@@ -165,7 +165,7 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 		out.Reset()
 		t0 = time.Now()
 		if r == nil {
-			if r, err = stream.NewReader(bytes.NewReader(frame.Bytes()), stream.WithReaderConcurrency(p.Threads)); err != nil {
+			if r, err = stream.NewReader(bytes.NewReader(frame.Bytes()), stream.WithReaderConcurrency(p.Concurrency)); err != nil {
 				return nil, err
 			}
 		} else if err := r.Reset(bytes.NewReader(frame.Bytes())); err != nil {
@@ -194,7 +194,7 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 			return out, err
 		}
 	}
-	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Threads, chunksize, reps)
+	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Concurrency, chunksize, reps)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +215,7 @@ func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), thr
 		chunks[i] = make([]byte, 0, min(chunksize, len(src)-i*chunksize)+blosc2.MaxOverhead)
 	}
 	out := make([]byte, len(src))
-	dp := blosc2.DParams{Threads: threads}
+	dp := blosc2.DParams{Concurrency: threads}
 	for range reps {
 		t0 := time.Now()
 		for i := range chunks {

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/b2nd"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/stream"
 	"github.com/dsnet/golib/unitconv"
@@ -546,7 +547,17 @@ func (m memoryCap) limitHeap() (restore func()) {
 // dparams are the decoding parameters for threads goroutines within the
 // cap.
 func (m memoryCap) dparams(threads int) blosc2.DParams {
-	return blosc2.DParams{Threads: threads, MaxNbytes: int(m)}
+	return blosc2.DParams{Concurrency: threads, MaxMemory: int(m)}
+}
+
+// frameOptions are the framereader options for dp.
+func frameOptions(dp blosc2.DParams) []framereader.ReaderOption {
+	return []framereader.ReaderOption{framereader.WithConcurrency(dp.Concurrency), framereader.WithMaxMemory(dp.MaxMemory)}
+}
+
+// arrayOptions are the b2nd options for dp.
+func arrayOptions(dp blosc2.DParams) []b2nd.ReaderOption {
+	return []b2nd.ReaderOption{b2nd.WithConcurrency(dp.Concurrency), b2nd.WithMaxMemory(dp.MaxMemory)}
 }
 
 // dparams are the decoding parameters the flags give.

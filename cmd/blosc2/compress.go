@@ -280,7 +280,7 @@ func compressFrame(r io.Reader, w io.Writer, opts []stream.WriterOption, chunksi
 		opts = append(opts, stream.WithMetalayer(m.name, m.content))
 	}
 	for _, v := range vlmetas {
-		opts = append(opts, stream.WithVLMeta(v[0], []byte(v[1])))
+		opts = append(opts, stream.WithVLMetalayer(v[0], []byte(v[1])))
 	}
 	zw, err := stream.NewWriter(w, opts...)
 	if err != nil {

@@ -181,12 +181,13 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 			defer f.Close()
 			return streamFrame(w, f, dp)
 		case framereader.Sparse, framereader.Beta, framereader.Packed:
-			r, err := framereader.Open(in, framereader.WithDParams(dp))
+			r, err := framereader.Open(in, frameOptions(dp)...)
 			if err != nil {
 				return err
 			}
 			defer r.Close()
-			return copyFrame(w, r)
+			_, err = r.WriteTo(w)
+			return err
 		case framereader.PreTrailer:
 			return fmt.Errorf("%s: development frame without trailer (C-Blosc2 ≤ v2.0.0-beta.1): no reader for it", in)
 		}
@@ -206,11 +207,12 @@ func decompressTo(w io.Writer, in string, stdin io.Reader, dp blosc2.DParams) er
 	case framereader.Chunk:
 		return decompressChunk(w, data, dp)
 	case framereader.Beta, framereader.Packed:
-		r, err := framereader.NewReaderBytes(data, framereader.WithDParams(dp))
+		r, err := framereader.NewReaderBytes(data, frameOptions(dp)...)
 		if err != nil {
 			return err
 		}
-		return copyFrame(w, r)
+		_, err = r.WriteTo(w)
+		return err
 	}
 	_, err = framereader.NewReaderBytes(data)
 	return err
@@ -240,7 +242,7 @@ func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {
 	if err != nil || h.Cbytes != len(data) {
 		return fmt.Errorf("input is not a Blosc2 chunk (%v)", err)
 	}
-	raw, err := blosc2.DecompressWith(nil, data, &dp)
+	raw, err := blosc2.Decompress(nil, data, &dp)
 	if err != nil {
 		return err
 	}
@@ -249,31 +251,16 @@ func decompressChunk(w io.Writer, data []byte, dp blosc2.DParams) error {
 }
 
 // streamFrame decodes a contiguous frame with the stream package: chunks
-// decompressed ahead by dp.Threads goroutines.
+// decompressed ahead by dp.Concurrency goroutines.
 func streamFrame(w io.Writer, r io.Reader, dp blosc2.DParams) error {
-	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Threads), stream.WithMaxMemory(dp.MaxNbytes))
+	zr, err := stream.NewReader(r, stream.WithReaderConcurrency(dp.Concurrency), stream.WithMaxMemory(dp.MaxMemory))
 	if err == nil {
 		defer zr.Close()
 		_, err = zr.WriteTo(w)
 	}
 	if errors.Is(err, blosc2.ErrTooLarge) {
 		// As zstd asks for --memory for windows past its default.
-		err = fmt.Errorf("%w (the cap is --memory %s)", err, sizeString(int64(dp.MaxNbytes)))
+		err = fmt.Errorf("%w (the cap is --memory %s)", err, sizeString(int64(dp.MaxMemory)))
 	}
 	return err
-}
-
-// copyFrame decodes every chunk of r in order into w.
-func copyFrame(w io.Writer, r *framereader.Reader) error {
-	var buf []byte
-	var err error
-	for i := range r.NumChunks() {
-		if buf, err = r.DecodeChunk(buf[:0], i); err != nil {
-			return err
-		}
-		if _, err := w.Write(buf); err != nil {
-			return err
-		}
-	}
-	return nil
 }

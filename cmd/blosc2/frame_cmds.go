@@ -15,6 +15,7 @@ import (
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // metaList is the repeatable --meta NAME=HEX flag.
@@ -98,7 +99,7 @@ func compressSparse(r io.Reader, out string, p blosc2.CParams, chunksize int, me
 	if chunksize < 1 || chunksize > blosc2.MaxBufferSize {
 		return fmt.Errorf("--chunksize %d outside 1-%d", chunksize, blosc2.MaxBufferSize)
 	}
-	opts := []framewriter.Option{framewriter.WithCParams(p)}
+	opts := []framewriter.WriterOption{framewriter.WithCParams(p)}
 	if noChecksum {
 		opts = append(opts, framewriter.WithoutChecksums())
 	}
@@ -174,7 +175,7 @@ type frameInfo struct {
 // printable returns a JSON-friendly value for metadata: the msgpack value
 // when the bytes are one, else the text when they are UTF-8.
 func printable(b []byte) any {
-	if v, err := framereader.DecodeMsgpack(b); err == nil && len(b) > 0 {
+	if v, err := frame.DecodeMsgpack(b); err == nil && len(b) > 0 {
 		return jsonable(v)
 	}
 	if utf8.Valid(b) {
@@ -239,7 +240,7 @@ func (u *unreadable) err() error {
 func chunkRowOf(r *framereader.Reader, i int) (row chunkRow, err error) {
 	ci, err := r.ChunkInfo(i)
 	row = chunkRow{Index: i, Entry: ci.Entry, Nbytes: ci.Nbytes, Cbytes: ci.Cbytes, Start: ci.Start,
-		Codec: chunkCodecName(&ci.Header), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags,
+		Codec: ci.Header.CodecName(), BlockSize: ci.Header.BlockSize, Flags: ci.Header.Flags,
 		Choice: ci.Header.Choice()}
 	if ci.Special != blosc2.SpecialNone {
 		row.Special = ci.Special.String()
@@ -308,7 +309,7 @@ type multiInfo struct {
 // format. close releases the file.
 func openFrames(path string, dp blosc2.DParams) (frames []*framereader.Reader, size int64, close func(), err error) {
 	if f, err := framereader.DetectFile(path); err != nil || f != framereader.Contiguous {
-		r, err := framereader.Open(path, framereader.WithDParams(dp))
+		r, err := framereader.Open(path, frameOptions(dp)...)
 		if err != nil {
 			return nil, 0, nil, err
 		}
@@ -320,7 +321,7 @@ func openFrames(path string, dp blosc2.DParams) (frames []*framereader.Reader, s
 	}
 	st, err := f.Stat()
 	if err == nil {
-		frames, err = framereader.NewReaders(f, st.Size(), framereader.WithDParams(dp))
+		frames, err = framereader.NewReaders(f, st.Size(), frameOptions(dp)...)
 	}
 	if err != nil {
 		f.Close()

@@ -30,7 +30,7 @@ func FuzzInfo(f *testing.F) {
 	if len(small) >= 2 {
 		f.Add(append(append([]byte(nil), small[0]...), small[1]...))
 	}
-	a, _ := stream.EncodeAll(nil, bytes.Repeat([]byte("abc"), 1000), stream.WithChunkSize(700))
+	a, _ := stream.EncodeAll(bytes.Repeat([]byte("abc"), 1000), nil, stream.WithChunkSize(700))
 	f.Add(a)
 	dir := f.TempDir()
 	fill := filepath.Join(dir, "fill.b2frame")
@@ -50,7 +50,7 @@ func FuzzInfo(f *testing.F) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := infoFrame(path, false, 100, io.Discard, blosc2.DParams{MaxNbytes: 64 << 20})
+		err := infoFrame(path, false, 100, io.Discard, blosc2.DParams{MaxMemory: 64 << 20})
 		if err == nil {
 			return
 		}

@@ -66,7 +66,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ci := chunkInfo{
-		Kind: "chunk", Version: h.Version, Flags: h.Flags, Codec: chunkCodecName(&h),
+		Kind: "chunk", Version: h.Version, Flags: h.Flags, Codec: h.CodecName(),
 		TypeSize: h.TypeSize, Nbytes: h.Nbytes, Cbytes: h.Cbytes, BlockSize: h.BlockSize,
 		NBlocks: h.NBlocks(), Split: h.Split(), Memcpyed: h.Memcpyed(), Special: h.Special().String(),
 		VLBlocks: h.VLBlocks(), Dict: h.UseDict(),

@@ -70,7 +70,7 @@ func cmdJoin(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var opts []framewriter.Option
+	var opts []framewriter.WriterOption
 	if *noSums {
 		opts = append(opts, framewriter.WithoutChecksums())
 	}

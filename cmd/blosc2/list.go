@@ -57,7 +57,7 @@ func (t *listTable) add(name string) error {
 		if err != nil {
 			return err
 		}
-		nbytes, codecName = int64(h.Nbytes), chunkCodecName(&h)
+		nbytes, codecName = int64(h.Nbytes), h.CodecName()
 	default: // frames (every frame of a concatenation), a sparse frame, older containers
 		rs, _, done, err := openFrames(name, t.dp)
 		if err != nil {
@@ -92,18 +92,4 @@ func (t *listTable) finish() {
 	if t.rows > 1 {
 		t.row(t.cbytes, t.bytes, t.frames, "", fmt.Sprintf("(%d files)", t.rows))
 	}
-}
-
-// chunkCodecName names the codec of a chunk. The root package reports the
-// codec id of byte 22 (Blosc2) or the one the flags' format stands for
-// (C-Blosc 1.x, Snappy included); a format no codec implements (5, 7) has
-// no id, and Header.Codec then holds 0 (blosclz), so the format is named
-// here instead.
-func chunkCodecName(h *blosc2.Header) string {
-	if f := h.Format(); f != codec.FormatUser {
-		if _, ok := codec.ForFormat(f); !ok {
-			return fmt.Sprintf("format-%d", f)
-		}
-	}
-	return codec.Name(h.Codec)
 }

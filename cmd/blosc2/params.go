@@ -144,15 +144,15 @@ func (c *cflags) params() (blosc2.CParams, error) {
 		filters = []blosc2.Filter{{ID: blosc2.Shuffle}}
 	}
 	return blosc2.CParams{
-		Codec:     id,
-		CodecMeta: meta,
-		Level:     c.clevel,
-		TypeSize:  c.typesize,
-		Filters:   blosc2.Pipeline(filters...),
-		BlockSize: c.blocksize,
-		SplitMode: sm,
-		Threads:   threadCount(c.threads),
-		UseDict:   c.dict,
+		Codec:       id,
+		CodecMeta:   meta,
+		Level:       c.clevel,
+		TypeSize:    c.typesize,
+		Filters:     blosc2.Pipeline(filters...),
+		BlockSize:   c.blocksize,
+		SplitMode:   sm,
+		Concurrency: threadCount(c.threads),
+		UseDict:     c.dict,
 	}, nil
 }
 

@@ -257,7 +257,7 @@ func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int) (ChecksumState, *Ch
 	if fp.Type != FingerprintCRC32 {
 		return ChecksumsStale, nil, nil
 	}
-	rec, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: checksumsHead + 4*nchunks})
+	rec, err := blosc2.Decompress(nil, chunk, &blosc2.DParams{MaxMemory: checksumsHead + 4*nchunks})
 	if err != nil {
 		return ChecksumsNone, nil, fmt.Errorf("%w: checksum record: %w", blosc2.ErrChecksum, err)
 	}

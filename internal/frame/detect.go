@@ -1,11 +1,15 @@
 package frame
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/blosc2go/blosc2"
+)
 
 // Kind is a container format recognised from its first bytes.
 type Kind int
 
-// The formats Detect tells apart (old-formats.md §3).
+// The formats Detect tells apart (the layouts each starts with).
 const (
 	KindUnknown     Kind = iota
 	KindChunk            // a bare Blosc chunk
@@ -40,8 +44,7 @@ func Detect(b []byte, size int64) Kind {
 	if IsPacked(b, size) {
 		return KindPacked
 	}
-	if len(b) >= 16 && b[0] >= 1 && b[0] <= 6 && b[3] > 0 &&
-		int64(binary.LittleEndian.Uint32(b[12:])) == size && int32(binary.LittleEndian.Uint32(b[4:])) >= 0 {
+	if p, err := blosc2.ParsePrefix(b); err == nil && b[0] >= 1 && b[0] <= blosc2.VersionVLBlocks && p.TypeSize > 0 && int64(p.Cbytes) == size {
 		return KindChunk
 	}
 	return KindUnknown

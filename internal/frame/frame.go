@@ -1,15 +1,17 @@
 // Package frame holds the format code that framereader and framewriter
 // share: the constants of the contiguous and sparse frame layouts
-// (../shared/spec/frame.md, sframe.md), the msgpack encoding of the header
+// (C-Blosc2's format documents
+// https://github.com/Blosc/c-blosc2/blob/main/README_CFRAME_FORMAT.rst and
+// https://github.com/Blosc/c-blosc2/blob/main/README_SFRAME_FORMAT.rst), the msgpack encoding of the header
 // and the trailer, the chunk-offsets index, the chunk-size rule of
 // C-Blosc2's super-chunks, and the recognition of every container format
-// from its first bytes (old-formats.md §3).
+// from its first bytes (the layouts each starts with).
 package frame
 
 // Magic is the string at bytes 2-9 of every frame header.
 const Magic = "b2frame\x00"
 
-// Sizes of the fixed parts (frame.md §2, §3, §6).
+// Sizes of the fixed parts (README_CFRAME_FORMAT.rst).
 const (
 	FixedHeaderLen  = 87  // FRAME_HEADER_MINLEN
 	EmptyHeaderLen  = 97  // header without metalayers
@@ -22,7 +24,7 @@ const (
 	TrailerLenOffset = 22
 )
 
-// Limits (frame.md §12).
+// Limits (README_CFRAME_FORMAT.rst).
 const (
 	MaxMetalayers        = 16
 	MaxVLMetalayersWrite = 16   // frame_update_trailer refuses more
@@ -51,7 +53,7 @@ const (
 // UDCodecFormat is the codec nibble meaning "see byte 77".
 const UDCodecFormat = 6
 
-// Positions of the fixed header fields (frame.md §3.1).
+// Positions of the fixed header fields (README_CFRAME_FORMAT.rst).
 const (
 	PosHeaderLen      = 11
 	PosFrameLen       = 16

@@ -27,8 +27,8 @@ func defaultHeader() Header {
 		TComp: 1, TDecomp: 1, NFilters: 6, Filters: [6]uint8{0, 0, 0, 0, 0, 1}}
 }
 
-// TestEmptyFrameBytes reproduces the 132-byte empty frame of frame.md
-// §14.1 (written by C-Blosc2 3.3.2).
+// TestEmptyFrameBytes reproduces the 132-byte empty frame C-Blosc2 3.3.2
+// writes (layout: README_CFRAME_FORMAT.rst).
 func TestEmptyFrameBytes(t *testing.T) {
 	want := unhex(t, `9e a8 62 32 66 72 61 6d 65 00 d2 00 00 00 61 cf 00 00 00 00 00 00 00 84
 		a4 12 00 50 03 d3 00 00 00 00 00 00 00 00 d3 00 00 00 00 00 00 00 00
@@ -57,7 +57,8 @@ func TestEmptyFrameBytes(t *testing.T) {
 	}
 }
 
-// TestMetalayerBytes reproduces frame.md §14.2.
+// TestMetalayerBytes reproduces a metalayer section as C-Blosc2 3.3.2
+// writes it (README_CFRAME_FORMAT.rst).
 func TestMetalayerBytes(t *testing.T) {
 	h := defaultHeader()
 	h.Metalayers = []Metalayer{{Name: "abc", Content: []byte{0x93, 1, 2, 3, 0xa1}}}
@@ -73,7 +74,8 @@ func TestMetalayerBytes(t *testing.T) {
 	}
 }
 
-// TestTrailerBytes reproduces frame.md §14.3.
+// TestTrailerBytes reproduces a trailer as C-Blosc2 3.3.2 writes it
+// (README_CFRAME_FORMAT.rst).
 func TestTrailerBytes(t *testing.T) {
 	p := blosc2.DefaultCParams()
 	c, err := blosc2.Compress(nil, []byte("hello\x00"), &p)
@@ -104,8 +106,8 @@ func TestTrailerBytes(t *testing.T) {
 	}
 }
 
-// TestIndexBytes reproduces the 3-entry index of frame.md §14.4 and a
-// special entry of §14.4's second example.
+// TestIndexBytes reproduces a 3-entry index as C-Blosc2 3.3.2 writes it
+// (README_CFRAME_FORMAT.rst) and one with a special entry.
 func TestIndexBytes(t *testing.T) {
 	b, err := AppendIndex(nil, []int64{0, 355, 758})
 	if err != nil {
@@ -229,4 +231,12 @@ func FuzzDecodeMsgpack(f *testing.F) {
 			ParseMetalayers(&h, b)
 		}
 	})
+}
+
+// TestLossyMark: the int64 -2 as the unpatched header's nbytes field.
+func TestLossyMark(t *testing.T) {
+	want := []byte{0xD3, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE}
+	if got := LossyMark(); !bytes.Equal(got, want) {
+		t.Fatalf("LossyMark() = % x, want % x", got, want)
+	}
 }

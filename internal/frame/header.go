@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -16,7 +17,7 @@ type Metalayer struct {
 	Offset int
 }
 
-// Header is the decoded header of a current-layout frame (frame.md §3).
+// Header is the decoded header of a current-layout frame (README_CFRAME_FORMAT.rst).
 type Header struct {
 	HeaderLen    int   // length of the whole header, metalayers included
 	FrameLen     int64 // length of the whole frame; 0 when never patched
@@ -66,6 +67,18 @@ func (h *Header) UseDict() bool { return h.OtherFlags2&1 != 0 }
 // Variable reports a variable chunk size (chunksize 0); the general_flags
 // bit is not trusted (C-Blosc2 2.x never set it).
 func (h *Header) Variable() bool { return h.ChunkSize == 0 }
+
+// NbytesLossy is the nbytes an unpatched header holds once chunks exist
+// only as index entries, which a writer that dies loses: Recover warns
+// when it finds it. C-Blosc2 never writes a negative nbytes.
+const NbytesLossy = -2
+
+// LossyMark returns the bytes that, written at PosNbytes-1 of an
+// unpatched header, make its nbytes field (an int64) NbytesLossy.
+func LossyMark() []byte {
+	n := int64(NbytesLossy)
+	return appendU64([]byte{mpInt64}, uint64(n))
+}
 
 // Unpatched reports a header whose sizes a writer never patched: a
 // non-seekable destination or a writer that died (frame_len 0 or a negative
@@ -208,10 +221,8 @@ func parseMetaSection(h *Header, hdr []byte, pos int) error {
 		if ln < 0 || ln > len(hdr)-o-5 {
 			return fmt.Errorf("%w: metalayer %q of %d bytes at offset %d overruns the %d-byte header", errs.ErrHeader, name, ln, o, len(hdr))
 		}
-		for _, m := range h.Metalayers {
-			if m.Name == name {
-				return fmt.Errorf("%w: metalayer %q appears twice", errs.ErrHeader, name)
-			}
+		if _, dup := FindMetalayer(h.Metalayers, name); dup {
+			return fmt.Errorf("%w: metalayer %q appears twice", errs.ErrHeader, name)
 		}
 		h.Metalayers = append(h.Metalayers, Metalayer{Name: name, Content: hdr[o+5 : o+5+ln : o+5+ln], Offset: o})
 	}
@@ -228,7 +239,7 @@ func MetaSectionLen(metas []Metalayer) int {
 }
 
 // ComputeLen sets h.HeaderLen and every metalayer's Offset from the
-// metalayers (frame.md §3.8).
+// metalayers (README_CFRAME_FORMAT.rst).
 func (h *Header) ComputeLen() {
 	h.HeaderLen = FixedHeaderLen + MetaSectionLen(h.Metalayers)
 	off := FixedHeaderLen + 7
@@ -306,6 +317,50 @@ func (h *Header) Append(dst []byte) []byte {
 func CheckMetaName(name string) error {
 	if len(name) == 0 || len(name) > MaxNameLen {
 		return fmt.Errorf("%w: metalayer name %q must have 1-%d bytes", errs.ErrInvalidOption, name, MaxNameLen)
+	}
+	return nil
+}
+
+// FindMetalayer returns the metalayer of ms called name.
+func FindMetalayer(ms []Metalayer, name string) (Metalayer, bool) {
+	for _, m := range ms {
+		if m.Name == name {
+			return m, true
+		}
+	}
+	return Metalayer{}, false
+}
+
+// Metalayer returns a copy of the content of the fixed metalayer name.
+func (h *Header) Metalayer(name string) ([]byte, bool) {
+	m, ok := FindMetalayer(h.Metalayers, name)
+	if !ok {
+		return nil, false
+	}
+	return bytes.Clone(m.Content), true
+}
+
+// AddMetalayer appends a fixed metalayer to metas after the checks every
+// writer makes when it is declared: a 1-31 byte name (CheckMetaName), not
+// declared before, at most MaxMetalayers, content under 2 GiB, and names
+// that keep the header's 16-bit metalayer index in range.
+func AddMetalayer(metas *[]Metalayer, name string, content []byte) error {
+	if err := CheckMetaName(name); err != nil {
+		return err
+	}
+	if _, dup := FindMetalayer(*metas, name); dup {
+		return fmt.Errorf("%w: metalayer %q declared twice", errs.ErrInvalidOption, name)
+	}
+	if len(*metas) >= MaxMetalayers {
+		return fmt.Errorf("%w: more than %d metalayers", errs.ErrInvalidOption, MaxMetalayers)
+	}
+	if len(content) > 1<<31-1 {
+		return fmt.Errorf("%w: metalayer %q of %d bytes", errs.ErrTooLarge, name, len(content))
+	}
+	*metas = append(*metas, Metalayer{Name: name, Content: bytes.Clone(content)})
+	if MetaSectionLen(*metas)-3 >= 1<<16 {
+		*metas = (*metas)[:len(*metas)-1]
+		return fmt.Errorf("%w: metalayer names overflow the header's 16-bit index", errs.ErrTooLarge)
 	}
 	return nil
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// SpecialBit marks an index entry whose chunk is not stored (frame.md §5.2).
+// SpecialBit marks an index entry whose chunk is not stored (README_CFRAME_FORMAT.rst).
 const SpecialBit = uint64(1) << 63
 
 // SpecialEntry is the index entry for an implied chunk of kind k.
@@ -36,17 +36,17 @@ func IndexedSpecial(k blosc2.Special) bool {
 }
 
 // IndexCParams are the parameters C-Blosc2 compresses the index with
-// (frame.md §5.3). C uses 4 threads, which only changes the block order of
+// (README_CFRAME_FORMAT.rst). C uses 4 threads, which only changes the block order of
 // indexes with 4096 entries or more; one goroutine gives the natural order.
 func IndexCParams() blosc2.CParams {
 	return blosc2.CParams{
-		Codec:     blosc2.BloscLZ,
-		Level:     5,
-		TypeSize:  8,
-		Filters:   blosc2.Pipeline(blosc2.Filter{ID: blosc2.Shuffle}),
-		BlockSize: 16384,
-		SplitMode: blosc2.SplitNever,
-		Threads:   1,
+		Codec:       blosc2.BloscLZ,
+		Level:       5,
+		TypeSize:    8,
+		Filters:     blosc2.Pipeline(blosc2.Filter{ID: blosc2.Shuffle}),
+		BlockSize:   16384,
+		SplitMode:   blosc2.SplitNever,
+		Concurrency: 1,
 	}
 }
 
@@ -114,7 +114,7 @@ const directLimit = 1 << 20
 // header implies, or -1 when the index itself decides (variable-size
 // frames); the index must hold exactly that many. limit caps the bytes
 // the decoded index may take (the caller's memory cap, as
-// blosc2.DParams.MaxNbytes caps a chunk; 0: the format's own limit):
+// blosc2.DParams.MaxMemory caps a chunk; 0: the format's own limit):
 // beyond it, ErrTooLarge. A repeated-value index takes none.
 func DecodeIndex(chunk []byte, want, limit int) (Index, error) {
 	h, err := blosc2.ParseHeader(chunk)
@@ -146,7 +146,7 @@ func DecodeIndex(chunk []byte, want, limit int) (Index, error) {
 		return Index{}, fmt.Errorf("%w: the index of %d chunks takes %d bytes, more than the %d allowed", blosc2.ErrTooLarge, n, h.Nbytes, limit)
 	}
 	if h.Nbytes <= directLimit || h.Nbytes%h.TypeSize != 0 {
-		raw, err := blosc2.DecompressWith(nil, chunk, &blosc2.DParams{MaxNbytes: max(h.Nbytes, 1)})
+		raw, err := blosc2.Decompress(nil, chunk, &blosc2.DParams{MaxMemory: max(h.Nbytes, 1)})
 		if err != nil {
 			return Index{}, fmt.Errorf("index chunk: %w", err)
 		}
@@ -164,7 +164,7 @@ func DecodeIndex(chunk []byte, want, limit int) (Index, error) {
 	var entries []int64
 	var raw []byte
 	for start := 0; start < items; start += step {
-		raw, err = blosc2.GetItems(raw[:0], chunk, start, min(step, items-start))
+		raw, err = blosc2.GetItems(raw[:0], chunk, start, min(step, items-start), nil)
 		if err != nil {
 			return Index{}, fmt.Errorf("index chunk: %w", err)
 		}

@@ -70,7 +70,7 @@ func ReadAppend(dst []byte, ra io.ReaderAt, off, n, size int64, what string) ([]
 // LoadContiguous opens the contiguous frame at the start of ra (size bytes
 // available; limit caps the decoded index, see DecodeIndex) as C-Blosc2's frame_from_file_offset and get_header_info do,
 // with their checks. A frame whose header sizes were never patched must
-// end at size; it is located by walking its chunks (frame.md §11.6).
+// end at size; it is located by walking its chunks (README_CFRAME_FORMAT.rst).
 func LoadContiguous(ra io.ReaderAt, size int64, limit int) (*Layout, error) {
 	fixed, err := ReadFull(ra, 0, FixedHeaderLen, size, "frame header")
 	if err != nil {
@@ -143,7 +143,7 @@ func LoadContiguous(ra io.ReaderAt, size int64, limit int) (*Layout, error) {
 
 // LoadSparseIndex opens chunks.b2frame, the index file of a sparse frame:
 // a frame whose chunks section is empty and whose index, at header_len,
-// holds chunk file numbers (sframe.md).
+// holds chunk file numbers (README_SFRAME_FORMAT.rst).
 func LoadSparseIndex(b []byte, limit int) (*Layout, error) {
 	h, err := ParseFixed(b)
 	if err != nil {

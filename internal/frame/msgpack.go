@@ -8,7 +8,7 @@ import (
 	"github.com/blosc2go/blosc2/internal/errs"
 )
 
-// The msgpack markers the frame header and trailer use (frame.md §3, §6).
+// The msgpack markers the frame header and trailer use (README_CFRAME_FORMAT.rst).
 const (
 	mpFixArray = 0x90
 	mpFixStr   = 0xA0

@@ -8,7 +8,7 @@ import (
 	"github.com/blosc2go/blosc2"
 )
 
-// Beta-era frames (old-formats.md §1): a 13-element header with an
+// Beta-era frames (C-Blosc2 2.0.0-beta frame.c): a 13-element header with an
 // 82-byte fixed part, and a usermeta trailer.
 const (
 	BetaFixedHeaderLen = 82
@@ -157,7 +157,7 @@ func LoadBeta(ra io.ReaderAt, size int64) (*BetaLayout, error) {
 	return l, l.CheckEntries(h.Cbytes - blosc2.MinHeaderLen)
 }
 
-// Packed is an opened packed super-chunk (old-formats.md §2).
+// Packed is an opened packed super-chunk (C-Blosc2 2.0.0-alpha blosc2_pack).
 type Packed struct {
 	NChunks    int
 	Compcode   uint8 // beta compcode list

@@ -25,8 +25,8 @@ func TrailerLen(vl []VLMeta) int {
 	return n
 }
 
-// AppendTrailer encodes the trailer as frame_update_trailer does (frame.md
-// §6), with the fingerprint fp (C-Blosc2's is the zero value), and
+// AppendTrailer encodes the trailer as frame_update_trailer does
+// (README_CFRAME_FORMAT.rst, "Trailer"), with the fingerprint fp (C-Blosc2's is the zero value), and
 // appends it to dst.
 func AppendTrailer(dst []byte, vl []VLMeta, fp Fingerprint) []byte {
 	start := len(dst)

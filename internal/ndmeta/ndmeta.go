@@ -1,4 +1,4 @@
-// Package ndmeta decodes the "b2nd" metalayer of a frame (b2nd.md §1): the
+// Package ndmeta decodes the "b2nd" metalayer of a frame (README_B2ND_METALAYER.rst): the
 // one decoder of its bytes, shared by the b2nd package (b2nd.ParseMeta) and
 // by framereader, which hands the block shape to the codecs and filters that
 // need it, as C-Blosc2's plugins read it from the super-chunk.
@@ -105,10 +105,8 @@ func Geometry(b []byte) *blosc2.Geometry {
 // C-Blosc2's plugins read it from the super-chunk.
 func FrameGeometry(ms []frame.Metalayer) *blosc2.Geometry {
 	for _, name := range []string{"b2nd", "caterva"} {
-		for _, m := range ms {
-			if m.Name == name {
-				return Geometry(m.Content)
-			}
+		if m, ok := frame.FindMetalayer(ms, name); ok {
+			return Geometry(m.Content)
 		}
 	}
 	return nil

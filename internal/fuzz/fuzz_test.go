@@ -115,7 +115,7 @@ func FuzzStreamRoundTrip(f *testing.F) {
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		got, err := stream.DecodeAll(nil, frame.Bytes())
+		got, err := stream.DecodeAll(frame.Bytes(), nil)
 		if err != nil || !bytes.Equal(got, data) {
 			t.Fatalf("round trip: %v", err)
 		}
@@ -141,8 +141,7 @@ func FuzzChecksummedDamage(f *testing.F) {
 	f.Add(make([]byte, 5000), uint8(2), []byte{0, 120, 1})
 	f.Fuzz(func(t *testing.T, data []byte, sel uint8, damage []byte) {
 		codecs := []codec.ID{blosc2.BloscLZ, blosc2.LZ4, blosc2.Zstd}
-		frame, err := stream.EncodeAll(nil, data, stream.WithCodec(codecs[int(sel)%len(codecs)]),
-			stream.WithChunkSize(1000+int(sel)*37), stream.WithLevel(int(sel%10)))
+		frame, err := stream.EncodeAll(data, nil, stream.WithCodec(codecs[int(sel)%len(codecs)]), stream.WithChunkSize(1000+int(sel)*37), stream.WithLevel(int(sel%10)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +157,7 @@ func FuzzChecksummedDamage(f *testing.F) {
 				t.Fatalf("%s: %v", how, err)
 			}
 		}
-		got, err := stream.DecodeAll(nil, frame, stream.WithMaxMemory(1<<20))
+		got, err := stream.DecodeAll(frame, nil, stream.WithMaxMemory(1<<20))
 		check("DecodeAll", got, err)
 		if r, err := stream.NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, stream.WithMaxMemory(1<<20)); err == nil {
 			got, err := io.ReadAll(io.LimitReader(r, 1<<24))

@@ -1,11 +1,13 @@
 package stream
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/frame"
 )
 
 // DefaultChunkSize is the uncompressed size of each chunk of the frame the
@@ -19,17 +21,12 @@ const MaxConcurrency = 8
 // keeps them.
 type WriterOption func(*writerOptions) error
 
-type metalayer struct {
-	name    string
-	content []byte
-}
-
 type writerOptions struct {
 	cparams     blosc2.CParams
 	chunkSize   int
 	concurrency int
-	metalayers  []metalayer
-	vlmeta      []metalayer
+	metalayers  []frame.Metalayer
+	vlmeta      []frame.Metalayer
 	noChecksums bool
 	// tier is the automatic mode's tier (0: off, fixed parameters);
 	// fixed names the parameters options set explicitly.
@@ -215,24 +212,24 @@ func WithDict(on bool) WriterOption {
 }
 
 // WithMetalayer adds a fixed metalayer to the frame header. Its content
-// may be updated later by frame tools, never resized.
+// may be updated later by frame tools, never resized. The name has 1-31
+// bytes and is declared once, at most 16 metalayers a frame (as
+// framewriter.WithMetalayer): NewWriter fails otherwise.
 func WithMetalayer(name string, content []byte) WriterOption {
 	return func(o *writerOptions) error {
-		if name == "" {
-			return fmt.Errorf("%w: empty metalayer name", blosc2.ErrInvalidOption)
-		}
-		o.metalayers = append(o.metalayers, metalayer{name, append([]byte(nil), content...)})
-		return nil
+		return frame.AddMetalayer(&o.metalayers, name, content)
 	}
 }
 
-// WithVLMeta adds a variable-length metalayer, written with the trailer.
-func WithVLMeta(name string, value []byte) WriterOption {
+// WithVLMetalayer adds a variable-length metalayer, written with the
+// trailer. The name has 1-31 bytes (NewWriter fails otherwise); a name
+// given twice keeps the last content.
+func WithVLMetalayer(name string, content []byte) WriterOption {
 	return func(o *writerOptions) error {
-		if name == "" {
-			return fmt.Errorf("%w: empty vlmetalayer name", blosc2.ErrInvalidOption)
+		if err := frame.CheckMetaName(name); err != nil {
+			return err
 		}
-		o.vlmeta = append(o.vlmeta, metalayer{name, append([]byte(nil), value...)})
+		o.vlmeta = append(o.vlmeta, frame.Metalayer{Name: name, Content: bytes.Clone(content)})
 		return nil
 	}
 }
@@ -247,94 +244,21 @@ func WithoutChecksums() WriterOption {
 	}
 }
 
-// ReaderOption configures a Reader.
-type ReaderOption func(*readerOptions) error
-
-type readerOptions struct {
-	concurrency int
-	maxMemory   int
-	single      bool // stop after the first frame
-	closeSource bool // Close closes the source
-}
-
-// DefaultMaxMemory is the default cap on the decompressed size of one
-// chunk a Reader accepts (WithMaxMemory).
-const DefaultMaxMemory = 1 << 30
-
-func defaultReaderOptions() readerOptions {
-	return readerOptions{concurrency: autoConcurrency(), maxMemory: DefaultMaxMemory}
-}
-
-// WithReaderConcurrency sets how many chunks are decompressed ahead by
-// goroutines: n ≤ 0 uses GOMAXPROCS capped at MaxConcurrency (default);
-// 1 decompresses synchronously in Read.
-func WithReaderConcurrency(n int) ReaderOption {
-	return func(o *readerOptions) error {
-		if n <= 0 {
-			n = autoConcurrency()
-		}
-		o.concurrency = n
-		return nil
-	}
-}
-
-// WithMaxMemory caps the memory a Reader holds for chunks (default 1 GiB):
-// the chunks read ahead, compressed and decompressed, and the buffers kept
-// for reuse, together stay within n bytes (plus the one chunk being read
-// from the source, and a buffer the Reader keeps across Reset); fewer
-// chunks are decoded ahead when larger ones would not fit. A chunk whose
-// compressed and decoded sizes together exceed n, or an index larger than
-// n, fails with blosc2.ErrTooLarge instead of allocating what a hostile
-// stream claims. Special chunks (zeros, NaN, a repeated value) of 1 MiB or
-// more are produced 64 KiB at a time, so they are read whatever size they
-// declare. Random access (ReadAt, Seek) decodes one chunk at a time per
-// call, each within the same cap.
-func WithMaxMemory(n int) ReaderOption {
-	return func(o *readerOptions) error {
-		if n < 1 {
-			return fmt.Errorf("%w: max memory %d", blosc2.ErrInvalidOption, n)
-		}
-		o.maxMemory = n
-		return nil
-	}
-}
-
 // WithCParams sets every chunk parameter at once (codec, level, typesize,
 // filters, block size, split mode, dictionary), and the concurrency from
-// p.Threads (0: automatic). Later options override it. Streams are frames,
+// p.Concurrency (0: automatic). Later options override it. Streams are frames,
 // which hold Blosc2 chunks: p.Format [blosc2.ChunkBlosc1] is refused.
 func WithCParams(p blosc2.CParams) WriterOption {
 	return func(o *writerOptions) error {
 		if p.Format != blosc2.ChunkBlosc2 {
 			return fmt.Errorf("%w: streams are frames of Blosc2 chunks, not %v (write Blosc1 chunks with blosc2.Compress)", blosc2.ErrInvalidOption, p.Format)
 		}
-		conc := p.Threads
+		conc := p.Concurrency
 		if conc <= 0 {
 			conc = autoConcurrency()
 		}
 		o.cparams, o.concurrency = p, conc
 		o.tier = 0
-		return nil
-	}
-}
-
-// WithMultistream sets whether a Reader reads every frame of a
-// concatenation as one stream (true, the default, as gzip.Reader does) or
-// only the first (gzip.Reader.Multistream(false)): then, on a plain
-// io.Reader, bytes after the frame may have been buffered.
-func WithMultistream(on bool) ReaderOption {
-	return func(o *readerOptions) error {
-		o.single = !on
-		return nil
-	}
-}
-
-// WithCloseSource makes Reader.Close close the source when it is an
-// io.Closer, which also ends a Read of it in progress (a socket, a pipe).
-// By default Close leaves the source open, as gzip.Reader does.
-func WithCloseSource(on bool) ReaderOption {
-	return func(o *readerOptions) error {
-		o.closeSource = on
 		return nil
 	}
 }

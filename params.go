@@ -131,10 +131,11 @@ type CParams struct {
 	SplitMode SplitMode
 	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
 	UseDict bool
-	// Threads is the number of goroutines compressing the blocks of one
-	// chunk; ≤ 1 compresses in the calling goroutine. The output does not
-	// depend on it.
-	Threads int
+	// Concurrency is the number of goroutines compressing the blocks of one
+	// chunk (C-Blosc2's nthreads, which frame headers record); ≤ 1
+	// compresses in the calling goroutine. The output does not depend on
+	// it. The module says "concurrency" for every count of goroutines.
+	Concurrency int
 	// Geometry is the block shape of the b2nd array the chunk belongs to,
 	// needed by the codecs and filters that work on N-dimensional cells
 	// (ZFP, NDLZ, NDCell, NDMean); the b2nd package sets it. Without it
@@ -155,28 +156,31 @@ type CParams struct {
 // typesize 8, shuffle in slot 5, automatic block size and split mode.
 func DefaultCParams() CParams {
 	return CParams{
-		Codec:     BloscLZ,
-		Level:     5,
-		TypeSize:  8,
-		Filters:   Pipeline(Filter{ID: Shuffle}),
-		SplitMode: SplitForward,
-		Threads:   1,
+		Codec:       BloscLZ,
+		Level:       5,
+		TypeSize:    8,
+		Filters:     Pipeline(Filter{ID: Shuffle}),
+		SplitMode:   SplitForward,
+		Concurrency: 1,
 	}
 }
 
-// DefaultMaxNbytes is the default limit on the size a chunk may declare
-// (DParams.MaxNbytes): the format's own maximum.
-const DefaultMaxNbytes = MaxBufferSize
+// DefaultMaxMemory is the default limit on the size a chunk may declare
+// (DParams.MaxMemory): the format's own maximum. stream.Reader, which holds
+// several chunks, has a lower default (stream.DefaultMaxMemory).
+const DefaultMaxMemory = MaxBufferSize
 
 // DParams are the decompression parameters. The zero value is usable.
 type DParams struct {
-	// Threads is the number of goroutines decompressing the blocks of one
+	// Concurrency is the number of goroutines decompressing the blocks of one
 	// chunk; ≤ 1 decompresses in the calling goroutine.
-	Threads int
-	// MaxNbytes caps the uncompressed size a chunk may declare; chunks that
-	// declare more fail with ErrTooLarge before anything is allocated.
-	// 0 means DefaultMaxNbytes.
-	MaxNbytes int
+	Concurrency int
+	// MaxMemory caps the memory a decode allocates on the input's word: the
+	// uncompressed size a chunk may declare (chunks that declare more fail
+	// with ErrTooLarge before anything is allocated) and, for frame
+	// readers, the size of an index or a chunk-size table. 0 means
+	// DefaultMaxMemory.
+	MaxMemory int
 	// Geometry is the block shape of the b2nd array the chunk belongs to,
 	// which chunks compressed with ZFP or NDLZ or filtered with NDCell or
 	// NDMean need (the b2nd package and framereader set it from the b2nd
@@ -193,17 +197,36 @@ func (p *DParams) geometry() *Geometry {
 }
 
 func (p *DParams) threads() int {
-	if p == nil || p.Threads <= 1 {
+	if p == nil || p.Concurrency <= 1 {
 		return 1
 	}
-	return min(p.Threads, 4*runtime.GOMAXPROCS(0))
+	return min(p.Concurrency, 4*runtime.GOMAXPROCS(0))
 }
 
 func (p *DParams) maxNbytes() int {
-	if p == nil || p.MaxNbytes <= 0 {
-		return DefaultMaxNbytes
+	if p == nil || p.MaxMemory <= 0 {
+		return DefaultMaxMemory
 	}
-	return p.MaxNbytes
+	return p.MaxMemory
+}
+
+// Validate checks the parameters as [Compress] does before it compresses
+// anything: every error wraps [ErrInvalidOption] and names the field. The
+// packages that take CParams (framewriter, stream, b2nd) call it in their
+// constructors, so that bad parameters fail there and not at the first
+// chunk.
+func (p *CParams) Validate() error {
+	_, err := p.validate()
+	return err
+}
+
+// orDefault returns p validated and normalised, or DefaultCParams for nil:
+// the first step of every function that takes a *CParams.
+func (p *CParams) orDefault() (CParams, error) {
+	if p == nil {
+		return DefaultCParams(), nil
+	}
+	return p.validate()
 }
 
 // validate checks the parameters and returns them normalised.
