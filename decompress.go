@@ -27,7 +27,9 @@ func Decompress(dst, chunk []byte, p *DParams) ([]byte, error) {
 	if h.Special() == SpecialUninit {
 		clear(out)
 	}
-	if err := decompressChunk(out, chunk, d, &h, p); err != nil {
+	err = decompressChunk(out, chunk, d, &h, p)
+	d.release()
+	if err != nil {
 		return dst[:start], err
 	}
 	return dst[:start+h.Nbytes], nil
@@ -66,9 +68,12 @@ func DecompressTo(out, chunk []byte, p *DParams) (int, error) {
 		return 0, err
 	}
 	if h.Nbytes > len(out) {
+		d.release()
 		return 0, fmt.Errorf("%w: chunk holds %d bytes, destination %d", ErrInvalidOption, h.Nbytes, len(out))
 	}
-	if err := decompressChunk(out[:h.Nbytes], chunk, d, &h, p); err != nil {
+	err = decompressChunk(out[:h.Nbytes], chunk, d, &h, p)
+	d.release()
+	if err != nil {
 		return 0, err
 	}
 	return h.Nbytes, nil
@@ -77,7 +82,7 @@ func DecompressTo(out, chunk []byte, p *DParams) (int, error) {
 // decoder holds what is known of one chunk being decoded. chunk is cut to
 // cbytes, so every offset checked against len(chunk) is inside the chunk.
 type decoder struct {
-	h        *Header
+	h        Header
 	chunk    []byte
 	hl       int // header length
 	nblocks  int
@@ -162,8 +167,13 @@ func fillRepeat(out, value []byte, off int) {
 	}
 }
 
+// decoders are recycled (release) so that decoding chunk after chunk,
+// as a stream does, allocates nothing per chunk.
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
 func newDecoder(h *Header, chunk []byte) (*decoder, error) {
-	d := &decoder{h: h, chunk: chunk, hl: h.HeaderLen(), nblocks: h.NBlocks()}
+	d := decoders.Get().(*decoder)
+	*d = decoder{h: *h, chunk: chunk, hl: h.HeaderLen(), nblocks: h.NBlocks()}
 	// Both counts are bounded: nblocks by the table that must fit in the
 	// chunk, so nothing below allocates more than the chunk justifies.
 	if d.nblocks > (len(chunk)-d.hl)/4 {
@@ -209,6 +219,15 @@ func newDecoder(h *Header, chunk []byte) (*decoder, error) {
 		}
 	}
 	return d, nil
+}
+
+// release hands d back for reuse, without the chunk and dictionary it
+// referred to; d must not be used afterwards. A nil d is a no-op.
+func (d *decoder) release() {
+	if d != nil {
+		*d = decoder{}
+		decoders.Put(d)
+	}
 }
 
 // streamCount returns the number of streams of block j of bsize bytes.
@@ -354,7 +373,7 @@ func (d *decoder) needsRef() bool {
 }
 
 func (d *decoder) decodeAll(out []byte, threads int) error {
-	if err := checkFilters(d.h); err != nil {
+	if err := checkFilters(&d.h); err != nil {
 		return err
 	}
 	first := 0
@@ -370,26 +389,20 @@ func (d *decoder) decodeAll(out []byte, threads int) error {
 		}
 		ref, first = out[:n], 1
 	}
-	return d.decodeBlocks(first, d.nblocks, threads, func(j int, s *scratch) error {
-		off, n := d.blockRange(j)
-		r := ref
-		if j == 0 {
-			r = nil
-		}
-		return d.decodeBlock(out[off:off+n], j, r, s)
-	})
+	return d.decodeBlocks(first, d.nblocks, threads, out, ref)
 }
 
-// decodeBlocks runs fn for blocks [from, to) on up to threads goroutines and
-// returns the first error.
-func (d *decoder) decodeBlocks(from, to, threads int, fn func(j int, s *scratch) error) error {
+// decodeBlocks decodes blocks [from, to) of the chunk into out on up to
+// threads goroutines and returns the first error; ref is block 0's
+// output, the DELTA reference of the others (nil without DELTA).
+func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 	maxBlock := d.maxBlockLen()
 	threads = min(threads, to-from)
 	if threads <= 1 {
 		s := getScratch(maxBlock, 0)
 		defer putScratch(s)
 		for j := from; j < to; j++ {
-			if err := fn(j, s); err != nil {
+			if err := d.decodeBlockAt(out, ref, j, s); err != nil {
 				return err
 			}
 		}
@@ -412,7 +425,7 @@ func (d *decoder) decodeBlocks(from, to, threads int, fn func(j int, s *scratch)
 				if j >= to {
 					return
 				}
-				if err := fn(j, s); err != nil {
+				if err := d.decodeBlockAt(out, ref, j, s); err != nil {
 					errMu.Lock()
 					if firstErr == nil || j < firstBlock(firstErr) {
 						firstErr = &blockError{j, err}
@@ -428,6 +441,15 @@ func (d *decoder) decodeBlocks(from, to, threads int, fn func(j int, s *scratch)
 		return firstErr.(*blockError).err
 	}
 	return nil
+}
+
+// decodeBlockAt decodes block j into its place in the chunk's output.
+func (d *decoder) decodeBlockAt(out, ref []byte, j int, s *scratch) error {
+	off, n := d.blockRange(j)
+	if j == 0 {
+		ref = nil
+	}
+	return d.decodeBlock(out[off:off+n], j, ref, s)
 }
 
 type blockError struct {
@@ -447,7 +469,7 @@ func firstBlock(err error) int {
 
 // decodeBlock decodes block j into out (exactly the block's length).
 func (d *decoder) decodeBlock(out []byte, j int, ref []byte, s *scratch) error {
-	return pipelineBackward(d.h, d.geom, out, ref, s.a, s.b, func(buf []byte) error {
+	return pipelineBackward(&d.h, d.geom, out, ref, s.a, s.b, func(buf []byte) error {
 		if d.vlOffsets != nil {
 			return d.decodeVLStream(buf, j)
 		}

@@ -130,6 +130,7 @@ func getRange(dst, chunk []byte, h *Header, off, n int, g *Geometry) ([]byte, er
 	if err != nil {
 		return dst[:start], err
 	}
+	defer d.release()
 	d.geom = g
 	if err := checkFilters(h); err != nil {
 		return dst[:start], err

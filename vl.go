@@ -155,5 +155,6 @@ func DecompressVLBlock(dst, chunk []byte, i int) ([]byte, error) {
 		return dst, err
 	}
 	off, n := d.blockRange(i)
+	d.release()
 	return getRange(dst, chunk[:h.Cbytes], &h, off, n, nil)
 }

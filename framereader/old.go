@@ -126,12 +126,15 @@ type packedSource struct {
 	size int64
 }
 
-func (s *packedSource) header(e int64) ([]byte, error) {
-	return frame.ReadFull(s.ra, e, blosc2.MinHeaderLen, s.size, "chunk header")
+func (s *packedSource) header(e int64) ([]byte, error) { return s.headerTo(nil, e) }
+
+// headerTo is contiguousSource.headerTo for a packed super-chunk.
+func (s *packedSource) headerTo(buf []byte, e int64) ([]byte, error) {
+	return frame.ReadAppend(buf[:0], s.ra, e, blosc2.MinHeaderLen, s.size, "chunk header")
 }
 
 func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
-	hb, err := s.header(e)
+	hb, err := s.headerTo(dst[len(dst):], e)
 	if err != nil {
 		return nil, 0, err
 	}

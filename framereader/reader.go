@@ -181,10 +181,6 @@ func NewReaders(ra io.ReaderAt, size int64, opts ...ReaderOption) ([]*Reader, er
 // the other constructors.
 func (r *Reader) Offset() int64 { return r.offset }
 
-func readAt(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
-	return frame.ReadFull(ra, off, n, size, what)
-}
-
 func (r *Reader) openContiguous(ra io.ReaderAt, size int64) error {
 	l, err := frame.LoadContiguous(ra, size, r.dp.MaxMemory)
 	if err != nil {
@@ -255,16 +251,21 @@ type contiguousSource struct {
 	cbytes int64 // its length
 }
 
-func (s *contiguousSource) header(e int64) ([]byte, error) {
+func (s *contiguousSource) header(e int64) ([]byte, error) { return s.headerTo(nil, e) }
+
+// headerTo reads chunk e's header into buf's capacity (allocating only if
+// it has too little): chunk reads it into the spare room of the buffer the
+// chunk goes to, so reading chunk after chunk allocates nothing.
+func (s *contiguousSource) headerTo(buf []byte, e int64) ([]byte, error) {
 	if e < 0 || e+blosc2.MinHeaderLen > s.cbytes {
 		return nil, fmt.Errorf("%w: chunk at %d: header past the chunks section (cbytes %d)", blosc2.ErrCorrupt, e, s.cbytes)
 	}
 	n := min(int64(blosc2.ExtendedHeaderLen), s.cbytes-e)
-	return readAt(s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
+	return frame.ReadAppend(buf[:0], s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
 }
 
 func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
-	hb, err := s.header(e)
+	hb, err := s.headerTo(dst[len(dst):], e)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -48,6 +48,18 @@ func (b *budget) reserve(n int64, stop, closing <-chan struct{}) bool {
 	}
 }
 
+// extend reserves n more bytes if they fit at once, without waiting or
+// dropping spares.
+func (b *budget) extend(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+b.spares.held.Load()+n > b.limit {
+		return false
+	}
+	b.used += n
+	return true
+}
+
 func (b *budget) signal() {
 	select {
 	case b.freed <- struct{}{}:

@@ -378,7 +378,15 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			d := ra.record()
 			d.pos, d.compressed, d.err = pos, c, err
 			if err == nil {
-				if d.room, d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil {
+				if d.room, d.err = fitsMemory(c, pos, ra.budget.limit); d.err != nil && cap(c) > len(c) {
+					// The slack of a reused buffer counted against the
+					// cap: the chunk alone may still fit, in a buffer of
+					// its size.
+					c = append(make([]byte, 0, len(c)), c...)
+					d.compressed = c
+					d.room, d.err = fitsMemory(c, pos, ra.budget.limit)
+				}
+				if d.err != nil {
 					d.compressed = nil
 				} else if d.reserved = int64(cap(c)) + d.room; !ra.budget.reserve(d.reserved, ra.quit, ra.closing) {
 					return
@@ -412,8 +420,17 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			defer ra.wg.Done()
 			for d := range work {
 				buf := ra.take(ra.free)
-				if int64(cap(buf)) > d.room {
-					buf = nil // larger than the reservation covers
+				if extra := int64(cap(buf)) - d.room; extra > 0 {
+					// Larger than the reservation covers (a stream's short
+					// last chunk): used if the budget has room for the
+					// difference, rather than allocating a small buffer
+					// that the next full chunk would have to replace.
+					if ra.budget.extend(extra) {
+						d.reserved += extra
+						d.room += extra
+					} else {
+						buf = nil
+					}
 				}
 				if v, ok, err := newVirtualChunk(d.compressed, d.pos.run); err != nil {
 					d.err = d.pos.wrap(err)

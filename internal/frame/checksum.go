@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"slices"
 
 	"github.com/blosc2go/blosc2"
 )
@@ -116,7 +115,7 @@ func ReadAppendSum(dst []byte, ra io.ReaderAt, off, n, size int64, what string) 
 		return dst, 0, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
 	}
 	l := len(dst)
-	dst = slices.Grow(dst, int(n))[:l+int(n)]
+	dst = growBy(dst, int(n))
 	var crc uint32
 	for p := int64(0); p < n; p += sumPiece {
 		piece := dst[l+int(p) : l+int(min(n, p+sumPiece))]

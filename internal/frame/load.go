@@ -43,6 +43,22 @@ func (l *Layout) loadChecksums(trailer []byte) error {
 	return nil
 }
 
+// growBy returns dst extended by n bytes, reusing its capacity when it
+// has room. A buffer being reused (cap > 0) that is too small grows by an
+// eighth more than it needs: buffers recycled for chunks of varying sizes
+// then settle after a few chunks, where growing them exactly replaced one
+// at nearly every chunk.
+func growBy(dst []byte, n int) []byte {
+	l := len(dst)
+	if cap(dst)-l >= n {
+		return dst[:l+n]
+	}
+	if cap(dst) == 0 {
+		return slices.Grow(dst, n)[:n]
+	}
+	return append(make([]byte, 0, l+n+n/8), dst...)[:l+n]
+}
+
 // ReadFull reads n bytes at off from ra, all of which must lie below size.
 func ReadFull(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 	return ReadAppend(nil, ra, off, n, size, what)
@@ -54,7 +70,7 @@ func ReadAppend(dst []byte, ra io.ReaderAt, off, n, size int64, what string) ([]
 		return dst, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, size)
 	}
 	l := len(dst)
-	dst = slices.Grow(dst, int(n))[:l+int(n)]
+	dst = growBy(dst, int(n))
 	if n == 0 {
 		return dst, nil
 	}

@@ -201,7 +201,7 @@ func (s *Scanner) nextFrame() (Item, error) {
 	if err != nil {
 		return Item{}, fmt.Errorf("%s: %w", s.where(s.pos), err)
 	}
-	hdr, err := s.src.read(nil, int64(h.HeaderLen), nil)
+	hdr, _, err := s.src.read(nil, int64(h.HeaderLen), false)
 	if err != nil {
 		return Item{}, s.truncated(err, fmt.Sprintf("in the %d-byte frame header", h.HeaderLen))
 	}
@@ -279,11 +279,7 @@ func (s *Scanner) chunk(reuse []byte, limit int64, kind ItemKind) (Item, error) 
 	if skip {
 		err = s.src.skip(int64(p.Cbytes))
 	} else {
-		var crc *uint32
-		if s.SumChunks && kind == ItemChunk {
-			crc = &it.CRC
-		}
-		it.Data, err = s.src.read(reuse[:0], int64(p.Cbytes), crc)
+		it.Data, it.CRC, err = s.src.read(reuse[:0], int64(p.Cbytes), s.SumChunks && kind == ItemChunk)
 	}
 	if err != nil {
 		return Item{}, s.truncated(err, fmt.Sprintf("in the %d-byte chunk at frame offset %d", p.Cbytes, at-s.start))
@@ -366,9 +362,9 @@ type scanSource interface {
 	// peek returns the next n bytes without consuming them (fewer, with
 	// an error, at the end of the input).
 	peek(n int) ([]byte, error)
-	// read consumes n bytes, appending them to dst, and computes their
-	// checksum into crc unless it is nil.
-	read(dst []byte, n int64, crc *uint32) ([]byte, error)
+	// read consumes n bytes, appending them to dst, and returns their
+	// checksum if sum.
+	read(dst []byte, n int64, sum bool) ([]byte, uint32, error)
 	// skip consumes n bytes.
 	skip(n int64) error
 	// left is how many bytes remain, or a large number when unknown.
@@ -389,7 +385,8 @@ func (b *bufSource) peek(n int) ([]byte, error) { return b.br.Peek(n) }
 // a corrupt size cannot force a large allocation.
 const exactAlloc = 8 << 20
 
-func (b *bufSource) read(dst []byte, n int64, crc *uint32) ([]byte, error) {
+func (b *bufSource) read(dst []byte, n int64, sum bool) ([]byte, uint32, error) {
+	var crc uint32
 	if int64(cap(dst)) < n {
 		// Up to exactAlloc bytes get a buffer of exactly their size (no
 		// slack: the stream Reader's memory bound counts on it); larger
@@ -402,19 +399,19 @@ func (b *bufSource) read(dst []byte, n int64, crc *uint32) ([]byte, error) {
 			dst = slices.Grow(dst, int(min(n, 2*int64(cap(dst)))-int64(len(dst))))
 		}
 		end := min(int64(cap(dst)), n)
-		if crc != nil {
+		if sum {
 			end = min(end, int64(len(dst))+sumPiece)
 		}
 		k, err := io.ReadFull(b.br, dst[len(dst):end])
-		if crc != nil {
-			*crc = updateCRC(*crc, dst[len(dst):len(dst)+k])
+		if sum {
+			crc = updateCRC(crc, dst[len(dst):len(dst)+k])
 		}
 		dst = dst[:len(dst)+k]
 		if err != nil {
-			return dst, err
+			return dst, crc, err
 		}
 	}
-	return dst, nil
+	return dst, crc, nil
 }
 
 func (b *bufSource) skip(n int64) error {
@@ -447,7 +444,7 @@ func (a *atSource) readAt(dst []byte, n int64, consume bool) ([]byte, error) {
 		}
 	}
 	l := len(dst)
-	dst = slices.Grow(dst, int(n))[:l+int(n)]
+	dst = growBy(dst, int(n))
 	if n > 0 {
 		// An io.ReaderAt may report io.EOF along with the last byte.
 		if k, rerr := a.ra.ReadAt(dst[l:], a.pos); k < int(n) {
@@ -465,19 +462,19 @@ func (a *atSource) readAt(dst []byte, n int64, consume bool) ([]byte, error) {
 	return dst, err
 }
 
-func (a *atSource) read(dst []byte, n int64, crc *uint32) ([]byte, error) {
+func (a *atSource) read(dst []byte, n int64, sum bool) ([]byte, uint32, error) {
 	if n > a.left() {
-		return dst, io.ErrUnexpectedEOF
+		return dst, 0, io.ErrUnexpectedEOF
 	}
-	if crc == nil {
-		return a.readAt(dst, n, true)
+	if !sum {
+		out, err := a.readAt(dst, n, true)
+		return out, 0, err
 	}
-	out, sum, err := ReadAppendSum(dst, a.ra, a.pos, n, a.size, "chunk")
+	out, crc, err := ReadAppendSum(dst, a.ra, a.pos, n, a.size, "chunk")
 	if err == nil {
 		a.pos += n
-		*crc = sum
 	}
-	return out, err
+	return out, crc, err
 }
 
 func (a *atSource) skip(n int64) error {

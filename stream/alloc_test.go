@@ -1,0 +1,73 @@
+package stream
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"testing"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/race"
+)
+
+// TestNoAllocationPerChunk: a Reader reset for stream after stream
+// allocates per stream (its frame's index and checksum record), never per
+// chunk: a stream of 40 chunks costs no more allocations than one of 8,
+// through an io.ReaderAt and through a plain io.Reader, with one goroutine
+// and with several. One allocation every four extra chunks is allowed for
+// slices that grow by doubling.
+func TestNoAllocationPerChunk(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector drops sync.Pool items at random")
+	}
+	if testing.Short() {
+		t.Skip("encodes 40 chunks")
+	}
+	const chunk = 256 << 10
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize = blosc2.LZ4, 8
+	frames := map[int][]byte{}
+	for _, n := range []int{8, 40} {
+		// A short last chunk, as most streams have.
+		src := telemetry(n*chunk-1000, float64(n))
+		f, err := EncodeAll(src, nil, WithCParams(p), WithChunkSize(chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames[n] = f
+	}
+	for _, conc := range []int{1, 3} {
+		for _, seq := range []bool{false, true} {
+			t.Run(fmt.Sprintf("conc%d/sequential=%v", conc, seq), func(t *testing.T) {
+				allocs := map[int]float64{}
+				for n, f := range frames {
+					source := func() io.Reader {
+						if seq {
+							return struct{ io.Reader }{bytes.NewReader(f)}
+						}
+						return bytes.NewReader(f)
+					}
+					r, err := NewReader(source(), WithReaderConcurrency(conc))
+					if err != nil {
+						t.Fatal(err)
+					}
+					out := bytes.NewBuffer(make([]byte, 0, 41*chunk))
+					allocs[n] = testing.AllocsPerRun(5, func() {
+						out.Reset()
+						if err := r.Reset(source()); err != nil {
+							t.Fatal(err)
+						}
+						if _, err := r.WriteTo(out); err != nil {
+							t.Fatal(err)
+						}
+					})
+					r.Close()
+				}
+				t.Logf("%.0f allocations for 8 chunks, %.0f for 40", allocs[8], allocs[40])
+				if extra := allocs[40] - allocs[8]; extra > 32/4 {
+					t.Errorf("%.0f allocations for 8 chunks, %.0f for 40: %.1f a chunk", allocs[8], allocs[40], extra/32)
+				}
+			})
+		}
+	}
+}
