@@ -1,6 +1,7 @@
 package blosc2
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 
@@ -399,6 +400,23 @@ type Prefix struct {
 	// 32-byte extended header.
 	VLBlocks bool
 	Special  Special
+}
+
+// PackedDelta reads the delta mark of a chunk stored in a packed
+// super-chunk (C-Blosc2 2.0's in-memory serialisation, which
+// framereader reads): flags bit 3 means there that the chunk was
+// delta-encoded against the super-chunk's filters chunk, not the
+// chunk-level DELTA filter [Decompress] would undo. When it is set (on a
+// shuffled or unshuffled chunk, not the extended-header marker), delta is
+// true and plain is a copy of chunk without it, for Decompress; the caller
+// adds the reference back. Otherwise plain is chunk itself.
+func PackedDelta(chunk []byte) (plain []byte, delta bool) {
+	if len(chunk) < MinHeaderLen || chunk[2]&flagDelta == 0 || chunk[2]&flagExtended == flagExtended {
+		return chunk, false
+	}
+	plain = bytes.Clone(chunk)
+	plain[2] &^= flagDelta
+	return plain, true
 }
 
 // ParsePrefix reads the sizes a chunk declares from b, its first

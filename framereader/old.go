@@ -1,7 +1,6 @@
 package framereader
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 
@@ -23,10 +22,6 @@ func (r *Reader) openBeta(ra io.ReaderAt, size int64) error {
 	r.src = &contiguousSource{ra: ra, base: int64(l.Header.HeaderLen), cbytes: l.Header.Cbytes}
 	return nil
 }
-
-// flagPackedDelta marks chunks of a packed super-chunk delta-encoded
-// against its filters chunk (BLOSC_FILTER_SCHUNK, flags bit 3).
-const flagPackedDelta = 0x08
 
 // openPacked opens a packed super-chunk (C-Blosc2 2.0.0-alpha blosc2_pack): its data
 // chunks are Blosc1-style chunks listed by the offset table at its end.
@@ -95,15 +90,14 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 // "super-chunk delta" there, not the Blosc1 delta the decoder would apply.
 // addRef then adds the reference back.
 func (r *Reader) packedDelta(c []byte) ([]byte, bool, error) {
-	if r.format != Packed || len(c) < blosc2.MinHeaderLen || c[2]&flagPackedDelta == 0 || c[2]&0x05 == 0x05 {
+	if r.format != Packed {
 		return c, false, nil
 	}
-	if r.ref == nil {
+	plain, delta := blosc2.PackedDelta(c)
+	if delta && r.ref == nil {
 		return nil, false, fmt.Errorf("%w: chunk delta-encoded against a filters chunk the super-chunk does not have", blosc2.ErrCorrupt)
 	}
-	c = bytes.Clone(c)
-	c[2] &^= flagPackedDelta
-	return c, true, nil
+	return plain, delta, nil
 }
 
 // addRef undoes a packed super-chunk's delta on out, bytes [off,
