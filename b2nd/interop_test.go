@@ -11,19 +11,17 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
 // TestCInterop writes arrays of many shapes, dtypes, chunk and block
 // shapes, codecs and filters (fixed, growing, sparse, 0-d, empty) and has
-// C-Blosc2 read them back with b2nd_to_cbuffer. It runs only when
-// BLOSC2_B2C names the b2c tool of a C-Blosc2 build (its command
-// "b2nd-decompress IN OUT" opens IN with b2nd_open and writes the C-order
-// array).
+// C-Blosc2 read them back with b2nd_to_cbuffer. It needs the b2c tool of
+// a C-Blosc2 build, found as the other C checks find it (testvec.B2C),
+// whose command "b2nd-decompress IN OUT" opens IN with b2nd_open and
+// writes the C-order array; without one it skips, saying so.
 func TestCInterop(t *testing.T) {
-	b2c := os.Getenv("BLOSC2_B2C")
-	if b2c == "" {
-		t.Skip("BLOSC2_B2C is not set")
-	}
+	b2c := testvec.B2C(t)
 	dir := t.TempDir()
 	if d := os.Getenv("B2ND_KEEP"); d != "" {
 		dir = d
