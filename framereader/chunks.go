@@ -371,20 +371,19 @@ func (s *ChunkReader) finish(trailer []byte) error {
 // checksum record, when it has a current one: as gzip checks its CRC at
 // the end of a member, before io.EOF.
 func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index) error {
-	state, sums, err := frame.LoadChecksums(vl, trailer, idx.Len())
+	state, sums, err := frame.LoadChecksums(vl, trailer, idx.Len(), func(c *frame.Checksums) error {
+		h := *s.frame.Header
+		if h.Unpatched() {
+			// Sizes not patched: only those the writer knew at the start.
+			h.Nbytes, h.ChunkSize = c.Nbytes, c.ChunkSize
+		}
+		return c.CheckHeader(&h, idx.Len())
+	})
 	if err != nil || state != frame.ChecksumsValid {
 		return err
 	}
 	if !s.sumCRCs {
 		return fmt.Errorf("%w: the header says the frame has no vlmetalayers, but its trailer holds a checksum record", blosc2.ErrChecksum)
-	}
-	h := *s.frame.Header
-	if h.Unpatched() {
-		// Sizes not patched: only those the writer knew at the start.
-		h.Nbytes, h.ChunkSize = sums.Nbytes, sums.ChunkSize
-	}
-	if err := sums.CheckHeader(&h, idx.Len()); err != nil {
-		return err
 	}
 	j := 0
 	for i := range idx.Len() {
@@ -396,7 +395,7 @@ func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index)
 			continue
 		}
 		if err := sums.VerifyCRC(i, s.crcs[j]); err != nil {
-			return fmt.Errorf("%w (stored at frame offset %d)", err, e+int64(h.HeaderLen))
+			return fmt.Errorf("%w (stored at frame offset %d)", err, e+int64(s.frame.Header.HeaderLen))
 		}
 		j++
 	}

@@ -292,3 +292,55 @@ func TestDamagedSparseFrame(t *testing.T) {
 	}
 	t.Logf("%d damaged reads of %d files, %d failed, the others returned the original", total, len(files), failed)
 }
+
+// TestDamagedFingerprintKeepsVerifying damages the trailer's fingerprint
+// as well as a byte of the first chunk: a fingerprint flipped to C-Blosc2's
+// type 0, one of no known type, and one zeroed whole (C-Blosc2's own
+// trailer, the sizes unchanged). Verification must stay on: every decode
+// fails. With only the fingerprint zeroed, every decode succeeds.
+func TestDamagedFingerprintKeepsVerifying(t *testing.T) {
+	// Incompressible data: its chunks are stored as they are, so a flipped
+	// byte decodes, without the checksums, to a wrong byte and no error.
+	data := make([]byte, 4000)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	frame, err := EncodeAll(data, nil, WithCodec(blosc2.LZ4), WithChunkSize(1500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	typeAt := len(frame) - 17 // the fixext16's type byte, then 16 bytes
+	if frame[typeAt-1] != 0xd8 || frame[typeAt] != 1 {
+		t.Fatalf("no fingerprint of type 1 at %d: % x", typeAt, frame[typeAt-1:])
+	}
+	fr, err := framereader.NewReader(bytes.NewReader(frame), int64(len(frame)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at, ok := fr.ChunkOffset(0)
+	if !ok {
+		t.Fatal("chunk 0 is not stored")
+	}
+	chunkByte := int(at) + 40 // inside chunk 0, past its 32-byte header
+	for _, c := range []struct {
+		name   string
+		damage func(b []byte)
+	}{
+		{"type flipped to 0", func(b []byte) { b[typeAt] ^= 1 }},
+		{"unknown type", func(b []byte) { b[typeAt] ^= 0xff }},
+		{"zeroed", func(b []byte) { clear(b[typeAt:]) }},
+	} {
+		fpOnly := bytes.Clone(frame)
+		c.damage(fpOnly)
+		both := bytes.Clone(fpOnly)
+		both[chunkByte] ^= 0x10
+		if failed := checkDamage(t, c.name+" and chunk 0", both, data); failed != len(decoders) {
+			t.Errorf("%s and a chunk byte: %d of %d decoders failed, want all", c.name, failed, len(decoders))
+		}
+		failed := checkDamage(t, c.name, fpOnly, data)
+		if c.name == "zeroed" && failed != 0 {
+			t.Errorf("C-Blosc2's trailer over intact chunks: %d decoders failed", failed)
+		}
+	}
+}

@@ -235,11 +235,20 @@ func (s ChecksumState) String() string {
 }
 
 // LoadChecksums finds the checksum record among a frame's vlmetalayers and
-// checks it against the trailer's fingerprint. A fingerprint of ours
-// without its record, or that does not match it, is ErrChecksum: the
-// trailer was damaged.
-// nchunks, the frame's, bounds the record decoded.
-func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int) (ChecksumState, *Checksums, error) {
+// checks it against the trailer's fingerprint; check compares a record
+// with the frame's header (Checksums.CheckHeader with the sizes the
+// caller knows). nchunks, the frame's, bounds the record decoded.
+//
+// A record is ignored as stale only where C-Blosc2 rewrote the trailer:
+// fingerprint type 0 with 16 zero bytes, as its frame.c writes it, and a
+// record whose sizes no longer match the frame (a chunk appended,
+// inserted or deleted). Otherwise the record is verified: a fingerprint
+// of ours without its record or not matching it, any other type or
+// value, and a record in a C-Blosc2 trailer that cannot be read, are
+// ErrChecksum, because a damaged trailer must not switch verification off
+// in silence. The price: a frame whose chunk C-Blosc2 replaced in place
+// (same count and sizes) reads with ErrChecksum for that chunk.
+func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int, check func(*Checksums) error) (ChecksumState, *Checksums, error) {
 	fp := TrailerFingerprint(trailer)
 	var chunk []byte
 	for _, m := range vl {
@@ -247,24 +256,32 @@ func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int) (ChecksumState, *Ch
 			chunk = m.Chunk
 		}
 	}
-	if chunk == nil {
-		if fp.Type == FingerprintCRC32 {
-			return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint vouches for a checksum record that is missing", blosc2.ErrChecksum)
-		}
+	cWrote := fp.Type == 0 && fp.Value == [16]byte{}
+	switch {
+	case chunk == nil && fp.Type == FingerprintCRC32:
+		return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint vouches for a checksum record that is missing", blosc2.ErrChecksum)
+	case chunk == nil:
 		return ChecksumsNone, nil, nil
-	}
-	if fp.Type != FingerprintCRC32 {
-		return ChecksumsStale, nil, nil
+	case fp.Type != FingerprintCRC32 && !cWrote:
+		return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint (type %d) is neither ours nor C-Blosc2's: the trailer is damaged", blosc2.ErrChecksum, fp.Type)
 	}
 	rec, err := blosc2.Decompress(nil, chunk, &blosc2.DParams{MaxMemory: checksumsHead + 4*nchunks})
 	if err != nil {
 		return ChecksumsNone, nil, fmt.Errorf("%w: checksum record: %w", blosc2.ErrChecksum, err)
 	}
-	if want := RecordFingerprint(rec); !bytes.Equal(want.Value[:], fp.Value[:]) {
-		return ChecksumsNone, nil, fmt.Errorf("%w: the checksum record does not match the trailer's fingerprint", blosc2.ErrChecksum)
+	if !cWrote {
+		if want := RecordFingerprint(rec); !bytes.Equal(want.Value[:], fp.Value[:]) {
+			return ChecksumsNone, nil, fmt.Errorf("%w: the checksum record does not match the trailer's fingerprint", blosc2.ErrChecksum)
+		}
 	}
 	c, err := ParseChecksums(rec)
 	if err != nil {
+		return ChecksumsNone, nil, err
+	}
+	if err := check(c); err != nil {
+		if cWrote {
+			return ChecksumsStale, nil, nil
+		}
 		return ChecksumsNone, nil, err
 	}
 	return ChecksumsValid, c, nil

@@ -30,14 +30,11 @@ type Layout struct {
 // loadChecksums reads the checksum record of a loaded frame and checks it
 // against the header.
 func (l *Layout) loadChecksums(trailer []byte) error {
-	state, sums, err := LoadChecksums(l.VL, trailer, l.NChunks)
+	state, sums, err := LoadChecksums(l.VL, trailer, l.NChunks, func(c *Checksums) error {
+		return c.CheckHeader(&l.Header, l.NChunks)
+	})
 	if err != nil {
 		return err
-	}
-	if state == ChecksumsValid {
-		if err := sums.CheckHeader(&l.Header, l.NChunks); err != nil {
-			return err
-		}
 	}
 	l.Sums, l.SumsState = sums, state
 	return nil
