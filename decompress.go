@@ -21,15 +21,14 @@ func Decompress(dst, chunk []byte, p *DParams) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
+	defer d.release()
 	start := len(dst)
 	dst = slices.Grow(dst, h.Nbytes)
 	out := dst[start : start+h.Nbytes]
 	if h.Special() == SpecialUninit {
 		clear(out)
 	}
-	err = decompressChunk(out, chunk, d, &h, p)
-	d.release()
-	if err != nil {
+	if err := decompressChunk(out, chunk, d, &h, p); err != nil {
 		return dst[:start], err
 	}
 	return dst[:start+h.Nbytes], nil
@@ -67,13 +66,11 @@ func DecompressTo(out, chunk []byte, p *DParams) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	defer d.release()
 	if h.Nbytes > len(out) {
-		d.release()
 		return 0, fmt.Errorf("%w: chunk holds %d bytes, destination %d", ErrInvalidOption, h.Nbytes, len(out))
 	}
-	err = decompressChunk(out[:h.Nbytes], chunk, d, &h, p)
-	d.release()
-	if err != nil {
+	if err := decompressChunk(out[:h.Nbytes], chunk, d, &h, p); err != nil {
 		return 0, err
 	}
 	return h.Nbytes, nil

@@ -28,13 +28,9 @@ func newBudget(limit int64, spares *spareBuffers) *budget {
 // before it waits; false when stop or closing ends the wait first.
 func (b *budget) reserve(n int64, stop, closing <-chan struct{}) bool {
 	for {
-		b.mu.Lock()
-		if b.used+b.spares.held.Load()+n <= b.limit {
-			b.used += n
-			b.mu.Unlock()
+		if b.tryReserve(n) {
 			return true
 		}
-		b.mu.Unlock()
 		if b.spares.dropOne() {
 			continue
 		}
@@ -48,9 +44,10 @@ func (b *budget) reserve(n int64, stop, closing <-chan struct{}) bool {
 	}
 }
 
-// extend reserves n more bytes if they fit at once, without waiting or
-// dropping spares.
-func (b *budget) extend(n int64) bool {
+// tryReserve reserves n bytes if they fit at once, without waiting or
+// dropping spares: reserve's first attempt, and how a decoder widens its
+// chunk's reservation to use a larger spare buffer.
+func (b *budget) tryReserve(n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.used+b.spares.held.Load()+n > b.limit {

@@ -425,7 +425,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 					// last chunk): used if the budget has room for the
 					// difference, rather than allocating a small buffer
 					// that the next full chunk would have to replace.
-					if ra.budget.extend(extra) {
+					if ra.budget.tryReserve(extra) {
 						d.reserved += extra
 						d.room += extra
 					} else {
