@@ -114,16 +114,6 @@ func (r *Reader) abandon() {
 	}
 }
 
-// withGeom returns dp, or a copy of it with the block shape g.
-func withGeom(dp *blosc2.DParams, g *blosc2.Geometry) *blosc2.DParams {
-	if g == nil {
-		return dp
-	}
-	q := *dp
-	q.Geometry = g
-	return &q
-}
-
 func (r *Reader) dparams() *blosc2.DParams {
 	return &blosc2.DParams{MaxMemory: r.opts.maxMemory}
 }
@@ -418,6 +408,7 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		ra.wg.Add(1)
 		go func() { // decoders
 			defer ra.wg.Done()
+			var q blosc2.DParams // dp for the chunk at hand
 			for d := range work {
 				buf := ra.take(ra.free)
 				if extra := int64(cap(buf)) - d.room; extra > 0 {
@@ -436,8 +427,12 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 					d.err = d.pos.wrap(err)
 				} else if ok {
 					d.virt, d.out = v, buf[:0]
-				} else if d.out, d.err = blosc2.Decompress(buf[:0], d.compressed, withGeom(dp, d.pos.geom)); d.err != nil {
-					d.err = d.pos.wrap(d.err)
+				} else {
+					q = *dp
+					q.Geometry, q.Concurrency = d.pos.geom, blockConcurrency(d.compressed, d.pos, n)
+					if d.out, d.err = blosc2.Decompress(buf[:0], d.compressed, &q); d.err != nil {
+						d.err = d.pos.wrap(d.err)
+					}
 				}
 				// The compressed bytes are done with: their share of the
 				// reservation goes back, and the buffer to the spares.
@@ -450,6 +445,22 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		}()
 	}
 	return ra
+}
+
+// blockConcurrency is how many goroutines decode the blocks of chunk c
+// out of the read-ahead's n: all n when the rest of the stream holds less
+// than n-1 chunks like it (a short stream, or the tail of one), whose
+// decoders would otherwise sit idle while this chunk decodes on one; 1
+// otherwise, as the read-ahead keeps the n busy with a chunk each.
+func blockConcurrency(c []byte, pos chunkPos, n int) int {
+	if pos.after < 0 || n <= 1 {
+		return 1
+	}
+	p, err := blosc2.ParsePrefix(c)
+	if err != nil || pos.after >= int64(n-1)*int64(p.Nbytes) {
+		return 1
+	}
+	return n
 }
 
 // record returns a cleared decoded record, recycled if one is free.

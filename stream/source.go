@@ -29,6 +29,10 @@ type chunkPos struct {
 	// geom is the block shape of the chunk's frame (b2nd arrays), for
 	// the codecs and filters that need it.
 	geom *blosc2.Geometry
+	// after is how many decoded bytes the stream holds past this chunk
+	// (or its run), when the indexes say; -1 when unknown (a stream read
+	// front to back).
+	after int64
 }
 
 // wrap names the chunk in a decoding error.
@@ -57,7 +61,7 @@ type sequentialSource struct{ cr *framereader.ChunkReader }
 func (s sequentialSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 	c, run, err := s.cr.NextRun(reuse)
 	f, i, off := s.cr.Position()
-	return c, chunkPos{f, i, off, run, s.cr.Geometry()}, err
+	return c, chunkPos{f, i, off, run, s.cr.Geometry(), -1}, err
 }
 
 // randomAccess serves Seek and ReadAt through the frames' indexes: the
@@ -181,7 +185,7 @@ func (a *randomAccess) sourceFrom(off int64) (chunkSource, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return &indexSource{a: a, frame: f, next: i}, int(off - a.starts[f] - start), nil
+	return &indexSource{a: a, frame: f, next: i, done: a.starts[f] + start}, int(off - a.starts[f] - start), nil
 }
 
 // indexSource yields chunks through the indexes, in order.
@@ -189,6 +193,7 @@ type indexSource struct {
 	a     *randomAccess
 	frame int
 	next  int
+	done  int64 // decoded bytes before chunk next of frame
 }
 
 func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
@@ -199,7 +204,7 @@ func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 		return nil, chunkPos{}, io.EOF
 	}
 	fr := s.a.frames[s.frame]
-	pos := chunkPos{s.frame, s.next, -1, 1, fr.Geometry()}
+	pos := chunkPos{s.frame, s.next, -1, 1, fr.Geometry(), -1}
 	if off, ok := fr.ChunkOffset(s.next); ok {
 		pos.offset = off
 	}
@@ -212,5 +217,9 @@ func (s *indexSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 		return nil, pos, fmt.Errorf("frame %d: %w", s.frame, err)
 	}
 	s.next += pos.run
+	if p, err := blosc2.ParsePrefix(c); err == nil {
+		s.done += int64(p.Nbytes) * int64(max(pos.run, 1))
+		pos.after = max(s.a.Size()-s.done, 0)
+	}
 	return c, pos, nil
 }
