@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/blosc2go/blosc2"
@@ -70,6 +71,52 @@ func TestNoAllocationPerChunk(t *testing.T) {
 					t.Errorf("%.0f allocations for 8 chunks, %.0f for 40: %.1f a chunk", allocs[8], allocs[40], extra/32)
 				}
 			})
+		}
+	}
+}
+
+// TestFreshReadersReuseBuffers: a program reading short stream after
+// short stream, each with a new Reader (one message, one small file), does
+// not allocate a chunk's buffers for each: the Readers that reached the end
+// leave them to the next ones. Over 20 Readers of a 2-chunk stream, less
+// than a fifth of one chunk is allocated per Reader on average (the
+// garbage collector may empty the pool now and then); before, each
+// allocated its decoded and compressed buffers, more than 2 chunks.
+func TestFreshReadersReuseBuffers(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector drops sync.Pool items at random")
+	}
+	const chunk = 1 << 20
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize = blosc2.LZ4, 8
+	f, err := EncodeAll(telemetry(2*chunk-1000, 3), nil, WithCParams(p), WithChunkSize(chunk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bytes.NewBuffer(make([]byte, 0, 2*chunk))
+	for _, conc := range []int{2, 3} {
+		read := func() {
+			out.Reset()
+			r, err := NewReader(bytes.NewReader(f), WithReaderConcurrency(conc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.WriteTo(out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		read()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		const runs = 20
+		for range runs {
+			read()
+		}
+		runtime.ReadMemStats(&after)
+		perReader := float64(after.TotalAlloc-before.TotalAlloc) / runs
+		t.Logf("concurrency %d: %.0f bytes allocated per Reader", conc, perReader)
+		if perReader > chunk/5 {
+			t.Errorf("concurrency %d: %.0f bytes allocated per Reader of a 2-chunk stream, over a fifth of a chunk (%d)", conc, perReader, chunk)
 		}
 	}
 }

@@ -214,8 +214,18 @@ func (r *Reader) fail(err error) error {
 		r.abandon()
 	} else {
 		r.stop()
+		r.release()
 	}
 	return err
+}
+
+// release hands the spare buffers of a Reader whose goroutines have ended
+// to the Readers that come next (finishedBuffers), and drops the rest.
+func (r *Reader) release() {
+	if r.spares != nil {
+		r.spares.toPool()
+	}
+	r.cur, r.curOff, r.chunk, r.virt = nil, 0, nil, virtualChunk{}
 }
 
 // Read reads decompressed data: what is left of the current chunk, or the
@@ -268,6 +278,7 @@ func (r *Reader) WriteTo(w io.Writer) (int64, error) {
 			if err == io.EOF {
 				r.err = io.EOF
 				r.stop()
+				r.release()
 				return total, nil
 			}
 			return total, r.fail(err)
@@ -287,6 +298,11 @@ func (r *Reader) Close() error {
 	}
 	r.closeOnce.Do(func() {
 		close(r.closing)
+		if r.spares != nil {
+			// Only buffers nobody holds are in the spares, also while
+			// a Read or the read-ahead still runs.
+			r.spares.toPool()
+		}
 		if c, ok := r.src.(io.Closer); ok && r.opts.closeSource {
 			r.closeErr = c.Close()
 		}
@@ -364,7 +380,13 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		defer close(work)
 		defer close(ra.order)
 		for {
-			c, pos, err := src.Next(ra.take(ra.freeC))
+			reuse := ra.take(ra.freeC)
+			c, pos, err := src.Next(reuse)
+			if c == nil {
+				// No chunk took it (the end of the stream, most often):
+				// kept for the next Reader.
+				ra.budget.keep(ra.freeC, reuse)
+			}
 			d := ra.record()
 			d.pos, d.compressed, d.err = pos, c, err
 			if err == nil {
