@@ -77,6 +77,11 @@ func (r *Reader) Reset(src io.Reader) error {
 	r.abandon()
 	*r = Reader{opts: r.opts, src: src, cur: r.cur[:0], chunk: r.chunk[:0], spares: r.spares, // keep the buffers
 		closing: make(chan struct{}), closeOnce: new(sync.Once)}
+	if r.spares == nil {
+		// Made here, not with the read-ahead: Close reads it from any
+		// goroutine.
+		r.spares = newSpareBuffers(r.opts.concurrency)
+	}
 	ra, err := newRandomAccess(src, &r.opts)
 	if err != nil {
 		r.err = err
@@ -159,9 +164,6 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		return 0, nil
 	}
 	if r.ahead == nil {
-		if r.spares == nil {
-			r.spares = newSpareBuffers(r.opts.concurrency)
-		}
 		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing)
 	}
 	out, virt, err := r.ahead.next(r.cur)
@@ -222,9 +224,7 @@ func (r *Reader) fail(err error) error {
 // release hands the spare buffers of a Reader whose goroutines have ended
 // to the Readers that come next (finishedBuffers), and drops the rest.
 func (r *Reader) release() {
-	if r.spares != nil {
-		r.spares.toPool()
-	}
+	r.spares.toPool()
 	r.cur, r.curOff, r.chunk, r.virt = nil, 0, nil, virtualChunk{}
 }
 
@@ -298,11 +298,9 @@ func (r *Reader) Close() error {
 	}
 	r.closeOnce.Do(func() {
 		close(r.closing)
-		if r.spares != nil {
-			// Only buffers nobody holds are in the spares, also while
-			// a Read or the read-ahead still runs.
-			r.spares.toPool()
-		}
+		// Only buffers nobody holds are in the spares, also while a
+		// Read or the read-ahead still runs.
+		r.spares.toPool()
 		if c, ok := r.src.(io.Closer); ok && r.opts.closeSource {
 			r.closeErr = c.Close()
 		}
