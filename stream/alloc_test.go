@@ -78,10 +78,9 @@ func TestNoAllocationPerChunk(t *testing.T) {
 // TestFreshReadersReuseBuffers: a program reading short stream after
 // short stream, each with a new Reader (one message, one small file), does
 // not allocate a chunk's buffers for each: the Readers that reached the end
-// leave them to the next ones. Over 20 Readers of a 2-chunk stream, less
-// than a fifth of one chunk is allocated per Reader on average (the
-// garbage collector may empty the pool now and then); before, each
-// allocated its decoded and compressed buffers, more than 2 chunks.
+// leave them to the next ones. Of 20 Readers of a 2-chunk stream, at most 5
+// allocate over a fifth of a chunk; before, each allocated its decoded
+// and compressed buffers, more than 2 chunks.
 func TestFreshReadersReuseBuffers(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector drops sync.Pool items at random")
@@ -105,18 +104,71 @@ func TestFreshReadersReuseBuffers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		read()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		const runs = 20
-		for range runs {
-			read()
-		}
-		runtime.ReadMemStats(&after)
-		perReader := float64(after.TotalAlloc-before.TotalAlloc) / runs
-		t.Logf("concurrency %d: %.0f bytes allocated per Reader", conc, perReader)
-		if perReader > chunk/5 {
-			t.Errorf("concurrency %d: %.0f bytes allocated per Reader of a 2-chunk stream, over a fifth of a chunk (%d)", conc, perReader, chunk)
+		// sync.Pool keeps a buffer on the processor that put it, so a
+		// goroutine that moved finds none now and then, and the garbage
+		// collector empties it: most runs, not all, must allocate little.
+		heavy, worst := allocHeavyRuns(read, chunk/5)
+		t.Logf("concurrency %d: %d of 20 Readers allocated over %d bytes; the most %d", conc, heavy, chunk/5, worst)
+		if heavy > 5 {
+			t.Errorf("concurrency %d: %d of 20 Readers of a 2-chunk stream allocated over a fifth of a chunk (%d bytes); the most %d", conc, heavy, chunk/5, worst)
 		}
 	}
+}
+
+// TestFreshWritersReuseBuffers: writing short stream after short stream,
+// each with a new Writer (EncodeAll on each message), does not allocate a
+// chunk buffer and an output buffer for each: closed Writers leave theirs
+// to the next ones. Of 20 Writers of a 1.5-chunk stream, at most 5
+// allocate over a fifth of a chunk; before, each grew its chunk buffer
+// from 64 KiB and allocated its output, over 2 chunks.
+func TestFreshWritersReuseBuffers(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector drops sync.Pool items at random")
+	}
+	const chunk = 1 << 20
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize = blosc2.LZ4, 8
+	src := telemetry(chunk+chunk/2, 5)
+	for _, conc := range []int{1, 2} {
+		out := bytes.NewBuffer(make([]byte, 0, 2*chunk))
+		write := func() {
+			out.Reset()
+			w, err := NewWriter(out, WithCParams(p), WithChunkSize(chunk), WithConcurrency(conc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := w.Write(src); err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// sync.Pool keeps a buffer on the processor that put it, so a
+		// goroutine that moved finds none now and then, and the garbage
+		// collector empties it: most runs, not all, must allocate little.
+		heavy, worst := allocHeavyRuns(write, chunk/5)
+		t.Logf("concurrency %d: %d of 20 Writers allocated over %d bytes; the most %d", conc, heavy, chunk/5, worst)
+		if heavy > 5 {
+			t.Errorf("concurrency %d: %d of 20 Writers of a 1.5-chunk stream allocated over a fifth of a chunk (%d bytes); the most %d", conc, heavy, chunk/5, worst)
+		}
+	}
+}
+
+// allocHeavyRuns runs f once to warm up, then 20 times, and returns how
+// many of those allocated more than limit bytes, and the most one did.
+func allocHeavyRuns(f func(), limit uint64) (heavy int, most uint64) {
+	f()
+	var before, after runtime.MemStats
+	for range 20 {
+		runtime.ReadMemStats(&before)
+		f()
+		runtime.ReadMemStats(&after)
+		n := after.TotalAlloc - before.TotalAlloc
+		most = max(most, n)
+		if n > limit {
+			heavy++
+		}
+	}
+	return heavy, most
 }

@@ -11,24 +11,26 @@ import (
 // bounds memory; after an error both goroutines keep draining, so nothing
 // upstream ever blocks on a dead destination.
 type pipeline struct {
-	raw     chan []byte // chunks to compress
-	free    chan []byte // raw buffers ready to be filled again
-	out     chan []byte // compressed chunks, in order
-	written chan []byte // a compressed buffer the destination is done with
-	done    chan struct{}
-	pending sync.WaitGroup // chunks submitted and not yet written
-	mu      sync.Mutex
-	err     error
+	raw       chan []byte // chunks to compress
+	free      chan []byte // raw buffers ready to be filled again
+	out       chan []byte // compressed chunks, in order
+	written   chan []byte // a compressed buffer the destination is done with
+	chunkSize int
+	done      chan struct{}
+	pending   sync.WaitGroup // chunks submitted and not yet written
+	mu        sync.Mutex
+	err       error
 }
 
 // raw and out are buffers of an earlier pipeline to reuse, or nil.
 func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), chunkSize int, raw, out []byte) *pipeline {
 	pl := &pipeline{
-		raw:     make(chan []byte),
-		free:    make(chan []byte, 2),
-		out:     make(chan []byte),
-		written: make(chan []byte, 1),
-		done:    make(chan struct{}),
+		raw:       make(chan []byte),
+		free:      make(chan []byte, 2),
+		out:       make(chan []byte),
+		written:   make(chan []byte, 2),
+		done:      make(chan struct{}),
+		chunkSize: chunkSize,
 	}
 	if cap(raw) < chunkSize {
 		raw = make([]byte, 0, chunkSize)
@@ -55,6 +57,7 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 			select {
 			case buf = <-pl.written:
 			default:
+				buf = closedOutput(chunkSize)
 			}
 			c, err := compress(buf[:0], chunk)
 			pl.free <- chunk[:0]
@@ -118,7 +121,8 @@ func (pl *pipeline) close() error {
 }
 
 // spares returns the buffers left once the goroutines have ended: the raw
-// buffer that is not the Writer's current one, and the last compressed one.
+// buffer that is not the Writer's current one, and a compressed one; the
+// other compressed one goes to the next Writers (closedCompressed).
 func (pl *pipeline) spares() (raw, out []byte) {
 	select {
 	case raw = <-pl.free:
@@ -126,6 +130,11 @@ func (pl *pipeline) spares() (raw, out []byte) {
 	}
 	select {
 	case out = <-pl.written:
+	default:
+	}
+	select {
+	case extra := <-pl.written:
+		poolOutput(extra, pl.chunkSize)
 	default:
 	}
 	return raw, out

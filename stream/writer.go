@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/option"
@@ -99,11 +100,70 @@ func (w *Writer) Reset(dst io.Writer) {
 	w.err = nil
 	w.state = writerOpen
 	if w.cur == nil {
+		w.cur, w.spareRaw = closedChunk(w.opts.chunkSize), closedChunk(w.opts.chunkSize)
+		w.out = closedOutput(w.opts.chunkSize)
+	}
+	if w.cur == nil {
 		// The first chunk buffer grows as data comes (full returns),
 		// so that a short stream does not pay for a whole chunk.
 		w.cur = make([]byte, 0, min(w.opts.chunkSize, firstBuffer))
 	}
 	w.cur = w.cur[:0]
+}
+
+// closedChunks and closedCompressed hold the chunk buffers and compressed
+// buffers of closed Writers for the next ones: a program writing many
+// short streams (EncodeAll on each message) would otherwise grow, copy
+// and clear a chunk buffer and allocate an output buffer for each. The
+// garbage collector empties them, so they hold memory only while used.
+var closedChunks, closedCompressed sync.Pool
+
+// closedChunk returns an empty chunk buffer from closedChunks for a Writer
+// of chunks of chunkSize bytes, or nil: its capacity must not exceed the
+// chunk size, which bounds the Writer's memory.
+func closedChunk(chunkSize int) []byte {
+	if p, ok := closedChunks.Get().(*[]byte); ok && cap(*p) <= chunkSize {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// compressedSize is the capacity of the compressed buffers closedCompressed
+// keeps for chunks of chunkSize bytes: a whole chunk's compressed bound,
+// rounded up by at most an eighth. Smaller ones would grow (an allocation
+// and a copy) at the next whole chunk, larger ones break the memory bound.
+func compressedSize(chunkSize int) (least, most int) {
+	least = chunkSize + blosc2.MaxOverhead
+	return least, least + chunkSize/8
+}
+
+// closedOutput returns an empty compressed buffer from closedCompressed for
+// chunks of chunkSize bytes, or nil.
+func closedOutput(chunkSize int) []byte {
+	least, most := compressedSize(chunkSize)
+	if p, ok := closedCompressed.Get().(*[]byte); ok && cap(*p) >= least && cap(*p) <= most {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// poolOutput keeps out in closedCompressed if it is a whole chunk's.
+func poolOutput(out []byte, chunkSize int) {
+	if least, most := compressedSize(chunkSize); cap(out) >= least && cap(out) <= most {
+		closedCompressed.Put(&out)
+	}
+}
+
+// poolClosed gives a closed Writer's buffers to the Writers that come
+// next; the Writer takes others if it is Reset.
+func (w *Writer) poolClosed() {
+	for _, b := range [...][]byte{w.cur, w.spareRaw} {
+		if cap(b) > 0 {
+			closedChunks.Put(&b)
+		}
+	}
+	poolOutput(w.out, w.opts.chunkSize)
+	w.cur, w.spareRaw, w.out = nil, nil, nil
 }
 
 // compressor returns the function compressing one chunk: with fixed
@@ -330,5 +390,6 @@ func (w *Writer) Close() error {
 	}
 	w.state = writerClosed
 	w.err = err
+	w.poolClosed()
 	return err
 }
