@@ -28,7 +28,12 @@ const (
 	// TierDefault, the default, compresses with Zstd at clevel 2 (zstd
 	// level 3, klauspost's SpeedDefault) in 256 KiB blocks after a
 	// filter, 2 MiB without. It aims at zstd SpeedDefault's ratio (0.97
-	// of it on text) at its speed or above.
+	// of it on text) at its speed or above. A filtered chunk that
+	// compresses less than 5:1 and whose sample loses less than 2% at
+	// clevel 1 (zstd level 1, SpeedFastest) gets clevel 1: noisy
+	// measurements, audio, grids of nearly random low bytes, where
+	// zstd's matches gain little, compress about 1.5 times as fast. The
+	// level is not recorded in a chunk, so info does not show it.
 	TierDefault
 	// TierBetter compresses with Zstd at clevel 4 (zstd level 7,
 	// SpeedBetterCompression) in 512 KiB blocks after a filter, 2 MiB
@@ -115,13 +120,21 @@ type tierParams struct {
 	level     int
 	blockSize int // for unfiltered (text-like) data
 	typedBS   int // for filtered data
+	// literalSlack, when not 0, lets a filtered chunk that compresses
+	// less than 5:1 (noisy samples, bytes a filter left nearly random:
+	// what the codec gains is mostly entropy coding) take zstd's fastest
+	// level (clevel 1) when that loses less than 1/literalSlack of the
+	// size on the probe's sample: about twice the speed for that
+	// fraction of the ratio. The probe runs at clevel 2 at most, so
+	// this only measures what the default tier gives up.
+	literalSlack int
 }
 
 var tiers = [...]tierParams{
-	TierFastest: {LZ4, 9, 256 << 10, 128 << 10},
-	TierDefault: {Zstd, 2, 2 << 20, 256 << 10},
-	TierBetter:  {Zstd, 4, 2 << 20, 512 << 10},
-	TierBest:    {Zstd, 6, 4 << 20, 1 << 20},
+	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, 0},
+	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, 50},
+	TierBetter:  {Zstd, 4, 2 << 20, 512 << 10, 0},
+	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, 0},
 }
 
 func (a *Auto) tier() tierParams {
@@ -191,10 +204,21 @@ func ChooseCParams(src []byte, a *Auto) (CParams, error) {
 	return a.choose(src), nil
 }
 
-// candidate is one filter pipeline and element size.
+// candidate is one filter pipeline and element size, and the codec
+// level when not the tier's (0).
 type candidate struct {
 	ts      int
 	filters [MaxFilters]Filter
+	level   int
+}
+
+// params returns a's parameters for candidate c.
+func (a *Auto) params(c candidate) CParams {
+	p := a.base(c.filters, c.ts)
+	if c.level != 0 && a.Fixed&FixLevel == 0 {
+		p.Level = c.level
+	}
+	return p
 }
 
 var probePool = sync.Pool{New: func() any { return new(probeBufs) }}
@@ -208,7 +232,7 @@ func (a *Auto) choose(src []byte) CParams {
 		hint = a.Base.TypeSize
 	}
 	best := a.probe(src, hint)
-	p := a.base(best.filters, best.ts)
+	p := a.params(best)
 	if a.Fixed&FixBlockSize == 0 {
 		bs := tp.blockSize
 		if filtered(&p) {
@@ -310,15 +334,41 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 				candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
 		}
 	}
+	bestRaw := bestN
 	for i, n := range a.sizes(sample, more) {
+		raw := n
 		if i%2 == 1 {
 			// Bytedelta's decoding is a running sum, slower than the
 			// other filters: it must win by more than 4%.
 			n += n / 25
 		}
 		if n < bestN {
-			best, bestN = more[i], n
+			best, bestN, bestRaw = more[i], n, raw
 		}
+	}
+	return a.literalLevel(sample, best, bestRaw)
+}
+
+// literalLevel returns best at zstd's fastest level when the tier allows
+// it (tierParams.literalSlack) and the sample, n bytes under best, loses
+// little there; else best.
+func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
+	tp := a.tier()
+	if tp.literalSlack == 0 || tp.codec != Zstd || a.Fixed&(FixCodec|FixLevel) != 0 {
+		return best
+	}
+	// Only filtered data that compresses less than 5:1 on the sample:
+	// there the matches are short and few whatever the block. On text
+	// and on highly compressible data (timestamps) the long matches of
+	// whole blocks, which small sample windows do not show, make the
+	// slower level pay.
+	if p := a.params(best); !filtered(&p) || 5*n <= len(sample) {
+		return best
+	}
+	fast := best
+	fast.level = 1
+	if a.sizes(sample, []candidate{fast})[0] <= n+n/tp.literalSlack {
+		return fast
 	}
 	return best
 }
@@ -341,7 +391,7 @@ func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
 func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 	sizes := make([]int, len(cands))
 	size := func(i int, out []byte) []byte {
-		p := a.base(cands[i].filters, cands[i].ts)
+		p := a.params(cands[i])
 		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd {
 			// zstd's default level (clevel 2) ranks the candidates as its
 			// slower ones do, at a fraction of their time. Not its

@@ -49,6 +49,17 @@ func synthI16(n int) []byte {
 	return b
 }
 
+// synthStamps is a series of int64 millisecond timestamps a second apart
+// with a little jitter.
+func synthStamps(n int) []byte {
+	r := rand.New(rand.NewPCG(5, 6))
+	b := make([]byte, n*8)
+	for i := range n {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(1_700_000_000_000+1000*i+r.IntN(3)))
+	}
+	return b
+}
+
 func repeatValue(v []byte, n int) []byte { return bytes.Repeat(v, n/len(v)) }
 
 var allTiers = []Tier{TierFastest, TierDefault, TierBetter, TierBest}
@@ -73,17 +84,34 @@ func TestAutoChoices(t *testing.T) {
 			if shuffled(p) {
 				t.Errorf("text: chose %v typesize %d, want no shuffle", p.Filters, p.TypeSize)
 			}
+			want := map[Tier]codecWant{TierFastest: {LZ4, 9}, TierDefault: {Zstd, 2}, TierBetter: {Zstd, 4}, TierBest: {Zstd, 6}}[tier]
+			if p.Codec != want.id || p.Level != want.level {
+				t.Errorf("text: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+			}
 			p, _ = ChooseCParams(synthF64(1<<17), &a)
 			if !shuffled(p) || p.TypeSize != 8 {
 				t.Errorf("smooth f64: chose %v typesize %d, want a shuffle of 8-byte elements", p.Filters, p.TypeSize)
+			}
+			if p.Codec != want.id {
+				t.Errorf("smooth f64: codec %d, want %d", p.Codec, want.id)
 			}
 			p, _ = ChooseCParams(synthI16(1<<19), &a)
 			if !shuffled(p) || p.TypeSize != 2 {
 				t.Errorf("i16: chose %v typesize %d, want a shuffle of 2-byte elements", p.Filters, p.TypeSize)
 			}
-			want := map[Tier]codecWant{TierFastest: {LZ4, 9}, TierDefault: {Zstd, 2}, TierBetter: {Zstd, 4}, TierBest: {Zstd, 6}}[tier]
+			// The noise in its low bytes leaves zstd little to match:
+			// the default tier takes its fastest level.
+			if tier == TierDefault {
+				want.level = 1
+			}
 			if p.Codec != want.id || p.Level != want.level {
-				t.Errorf("codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+				t.Errorf("noisy i16: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+			}
+			// Timestamps compress far beyond 5:1: the long matches of
+			// whole blocks pay for the tier's level.
+			p, _ = ChooseCParams(synthStamps(1<<17), &a)
+			if p.Codec != want.id || p.Level != tiers[tier].level {
+				t.Errorf("timestamps: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, tiers[tier].level)
 			}
 		})
 	}
