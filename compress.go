@@ -3,7 +3,6 @@ package blosc2
 import (
 	"encoding/binary"
 	"fmt"
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -216,7 +215,12 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 	nbytes := len(e.src)
 	destsize := nbytes + e.hl // MaxOverhead, or Blosc1's 16
 	start := len(dst)
-	dst = slices.Grow(dst, destsize)
+	if cap(dst)-start < destsize {
+		// Exactly what is needed, not append's extra quarter: callers
+		// that keep output buffers (stream.Writer) bound their memory
+		// by the chunk size.
+		dst = append(make([]byte, 0, start+destsize), dst...)
+	}
 	out := dst[start : start+destsize]
 
 	minBuffer := MinBufferSize

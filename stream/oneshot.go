@@ -41,12 +41,25 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 		return dst, err
 	}
 	defer r.Close()
+	start := len(dst)
 	if size := r.Size(); size >= 0 && size <= int64(r.opts.maxMemory) {
+		// The size is known: Read decodes each chunk straight into dst
+		// (with one goroutine, nextChunk's direct path), no copy.
 		dst = slices.Grow(dst, int(size))
+		for len(dst) < cap(dst) {
+			n, err := r.Read(dst[len(dst):cap(dst)])
+			dst = dst[:len(dst)+n]
+			if err == io.EOF {
+				return dst, nil
+			}
+			if err != nil {
+				return dst[:start], err
+			}
+		}
 	}
 	buf := bytes.NewBuffer(dst)
 	if _, err := r.WriteTo(buf); err != nil {
-		return dst, err
+		return dst[:start], err
 	}
 	return buf.Bytes(), nil
 }

@@ -128,28 +128,27 @@ func closedChunk(chunkSize int) []byte {
 	return nil
 }
 
-// compressedSize is the capacity of the compressed buffers closedCompressed
-// keeps for chunks of chunkSize bytes: a whole chunk's compressed bound,
-// rounded up by at most an eighth. Smaller ones would grow (an allocation
-// and a copy) at the next whole chunk, larger ones break the memory bound.
-func compressedSize(chunkSize int) (least, most int) {
-	least = chunkSize + blosc2.MaxOverhead
-	return least, least + chunkSize/8
+// compressedSize is the largest capacity of the compressed buffers
+// closedCompressed keeps for chunks of chunkSize bytes: a chunk's
+// compressed bound, rounded up to the allocator's size classes (at most an
+// eighth); more would break the Writer's memory bound.
+func compressedSize(chunkSize int) int {
+	return chunkSize + blosc2.MaxOverhead + chunkSize/8
 }
 
 // closedOutput returns an empty compressed buffer from closedCompressed for
 // chunks of chunkSize bytes, or nil.
 func closedOutput(chunkSize int) []byte {
-	least, most := compressedSize(chunkSize)
-	if p, ok := closedCompressed.Get().(*[]byte); ok && cap(*p) >= least && cap(*p) <= most {
+	if p, ok := closedCompressed.Get().(*[]byte); ok && cap(*p) <= compressedSize(chunkSize) {
 		return (*p)[:0]
 	}
 	return nil
 }
 
-// poolOutput keeps out in closedCompressed if it is a whole chunk's.
+// poolOutput keeps out in closedCompressed unless it is larger than a
+// Writer of chunks of chunkSize bytes may hold.
 func poolOutput(out []byte, chunkSize int) {
-	if least, most := compressedSize(chunkSize); cap(out) >= least && cap(out) <= most {
+	if cap(out) > 0 && cap(out) <= compressedSize(chunkSize) {
 		closedCompressed.Put(&out)
 	}
 }
