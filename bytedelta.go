@@ -34,14 +34,14 @@ func restart34(l int) int {
 }
 
 func bytedeltaEnc(dst, src []byte, streams int, buggy bool) {
-	bytedeltaStreams(dst, src, streams, buggy, diffBytes)
+	bytedeltaStreams(dst, src, streams, buggy, kernels.diffBytes)
 }
 
 func bytedeltaDec(dst, src []byte, streams int, buggy bool) {
-	bytedeltaStreams(dst, src, streams, buggy, sumBytes)
+	bytedeltaStreams(dst, src, streams, buggy, kernels.sumBytes)
 }
 
-// bytedeltaStreams applies op (diffBytes forward, sumBytes backward) to
+// bytedeltaStreams applies op (kernels.diffBytes forward, kernels.sumBytes backward) to
 // each of the streams byte streams, restarting at the legacy filter's
 // 16-byte boundary when buggy, and copies the trailing bytes.
 func bytedeltaStreams(dst, src []byte, streams int, buggy bool, op func(out, in []byte)) {
@@ -68,8 +68,9 @@ const hiBits = 0x8080808080808080
 func subBytes(x, y uint64) uint64 { return ((x | hiBits) - (y &^ hiBits)) ^ ((x ^ ^y) & hiBits) }
 func addBytes(x, y uint64) uint64 { return ((x &^ hiBits) + (y &^ hiBits)) ^ ((x ^ y) & hiBits) }
 
-// diffBytes sets out[k] = in[k] - in[k-1] (in[-1] = 0), len(out) == len(in).
-func diffBytes(out, in []byte) {
+// diffBytesGeneric sets out[k] = in[k] - in[k-1] (in[-1] = 0),
+// len(out) >= len(in); it is the portable kernelSet.diffBytes.
+func diffBytesGeneric(out, in []byte) {
 	n := len(in)
 	out = out[:n]
 	k := 0
@@ -89,22 +90,29 @@ func diffBytes(out, in []byte) {
 	}
 }
 
-// sumBytes is the inverse of diffBytes: a running sum mod 256.
-func sumBytes(out, in []byte) {
+// sumBytesGeneric is the inverse of diffBytesGeneric, a running sum mod
+// 256; it is the portable kernelSet.sumBytes.
+func sumBytesGeneric(out, in []byte) { sumBytesFrom(out, in, 0) }
+
+// sumBytesFrom is sumBytesGeneric with the running sum starting at acc
+// instead of 0 (the vector drivers finish their tails with it).
+//
+// Each word's prefix sum is computed apart from the running sum, so the
+// only dependency from one word to the next is the byte addition acc +=
+// top byte of the word's own sum; the broadcast and the SWAR addition of
+// acc hang off that chain instead of lengthening it.
+func sumBytesFrom(out, in []byte, acc byte) {
 	n := len(in)
 	out = out[:n]
-	var prev uint64 // last output byte, in the top byte
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		x := load64(in, k)
 		x = addBytes(x, x<<8)
 		x = addBytes(x, x<<16)
 		x = addBytes(x, x<<32)
-		x = addBytes(x, (prev>>56)*0x0101010101010101)
-		store64(out, k, x)
-		prev = x
+		store64(out, k, addBytes(x, uint64(acc)*0x0101010101010101))
+		acc += byte(x >> 56)
 	}
-	acc := byte(prev >> 56)
 	for ; k < n; k++ {
 		acc += in[k]
 		out[k] = acc
