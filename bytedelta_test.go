@@ -37,10 +37,7 @@ func bytedeltaLengths() []int {
 	for n := 0; n <= 100; n++ {
 		l = append(l, n)
 	}
-	for _, b := range []int{127, 128, 129, 255, 256, 257, 4095, 4096, 4097, 256<<10 - 1, 256 << 10, 256<<10 + 1} {
-		l = append(l, b)
-	}
-	return l
+	return append(l, 127, 128, 129, 255, 256, 257, 4095, 4096, 4097, 256<<10-1, 256<<10, 256<<10+1)
 }
 
 // checkDeltaKernel runs f (a kernelSet.diffBytes or sumBytes) on in with
