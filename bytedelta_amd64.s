@@ -118,9 +118,11 @@ done:
 // func sumAVX2(dst, src []byte, n int)
 // As sumSSE2, n a positive multiple of 32. VPSLLDQ and VPSHUFB work per
 // 128-bit lane, so each lane gets its own prefix sum and its total
-// broadcast over the lane (Y2 = [s0 | s1]); VPERM2I128 moves s0 into the
-// high lane (Y3 = [0 | s0]) to complete the prefix of the 32 bytes, and
-// VPERMQ spreads the high lane's s0+s1 over both lanes for the carry Y15.
+// broadcast over the lane (Y2 = [s0 | s1]). One lane swap (VPERM2I128,
+// Y3 = [s1 | s0]) serves twice: Y2+Y3 is s0+s1 everywhere, the increment of
+// the carry Y15, and Y3 with its low lane zeroed (a blend, which unlike a
+// second cross-lane shuffle does not compete with the byte shifts for the
+// shuffle ports) completes the prefix of the high lane.
 TEXT ·sumAVX2(SB), NOSPLIT, $0-56
 	MOVQ         dst_base+0(FP), DI
 	MOVQ         src_base+24(FP), SI
@@ -128,6 +130,7 @@ TEXT ·sumAVX2(SB), NOSPLIT, $0-56
 	SHRQ         $5, AX
 	JZ           done
 	VPXOR        Y15, Y15, Y15
+	VPXOR        Y13, Y13, Y13      // zero
 	MOVQ         $0x0f0f0f0f0f0f0f0f, R8
 	MOVQ         R8, X14
 	VPBROADCASTQ X14, Y14           // PSHUFB index: byte 15 of the lane
@@ -143,10 +146,10 @@ loop:
 	VPSLLDQ    $8, Y0, Y1
 	VPADDB     Y1, Y0, Y0          // Y0: prefix sums within each lane
 	VPSHUFB    Y14, Y0, Y2         // [s0 | s1]
-	VPERM2I128 $0x08, Y2, Y2, Y3   // [0 | s0]
+	VPERM2I128 $0x01, Y2, Y2, Y3   // [s1 | s0]
+	VPADDB     Y3, Y2, Y2          // s0+s1 everywhere
+	VPBLENDD   $0x0f, Y13, Y3, Y3  // [0 | s0]
 	VPADDB     Y3, Y0, Y0
-	VPADDB     Y3, Y2, Y2          // high lane: s0+s1
-	VPERMQ     $0xff, Y2, Y2       // s0+s1 everywhere
 	VPADDB     Y15, Y0, Y0
 	VMOVDQU    Y0, (DI)
 	VPADDB     Y2, Y15, Y15        // the loop-carried addition
