@@ -97,21 +97,32 @@ func sumBytesGeneric(out, in []byte) { sumBytesFrom(out, in, 0) }
 // sumBytesFrom is sumBytesGeneric with the running sum starting at acc
 // instead of 0 (the vector drivers finish their tails with it).
 //
-// Each word's prefix sum is computed apart from the running sum, so the
-// only dependency from one word to the next is the byte addition acc +=
-// top byte of the word's own sum; the broadcast and the SWAR addition of
-// acc hang off that chain instead of lengthening it.
+// The prefix sums of a word are taken with two multiplications instead of
+// three shift-and-add SWAR steps: the even and the odd bytes are spread
+// into 16-bit fields (at most 8*255 per field, so no carry leaves one), and
+// multiplying by 0x0001000100010001 sums every field with those below.
+// Byte 2i is then the even sum through field i plus the odd sum through
+// field i-1, byte 2i+1 both sums through field i; the low byte of each field
+// is the sum mod 256. The running sum acc is added to every field the same
+// way, and the only dependency from one word to the next is acc += the
+// word's own total, a byte addition.
 func sumBytesFrom(out, in []byte, acc byte) {
+	const (
+		lo16   = 0x00ff00ff00ff00ff // low byte of each 16-bit field
+		ones16 = 0x0001000100010001
+	)
 	n := len(in)
 	out = out[:n]
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		x := load64(in, k)
-		x = addBytes(x, x<<8)
-		x = addBytes(x, x<<16)
-		x = addBytes(x, x<<32)
-		store64(out, k, addBytes(x, uint64(acc)*0x0101010101010101))
-		acc += byte(x >> 56)
+		e := (x & lo16) * ones16      // field i: bytes 0, 2, ..., 2i
+		o := (x >> 8 & lo16) * ones16 // field i: bytes 1, 3, ..., 2i+1
+		c := uint64(acc) * ones16
+		even := e + o<<16 + c
+		odd := e + o + c
+		store64(out, k, even&lo16|(odd&lo16)<<8)
+		acc += byte((e + o) >> 48)
 	}
 	for ; k < n; k++ {
 		acc += in[k]
