@@ -61,12 +61,11 @@ func bytedeltaStreams(dst, src []byte, streams int, buggy bool, op func(out, in 
 	copy(dst[streams*l:], src[streams*l:])
 }
 
-// SWAR byte arithmetic: the high bit of every byte is handled apart so that
-// no carry or borrow crosses a byte boundary.
+// SWAR byte subtraction: the high bit of every byte is handled apart so that
+// no borrow crosses a byte boundary.
 const hiBits = 0x8080808080808080
 
 func subBytes(x, y uint64) uint64 { return ((x | hiBits) - (y &^ hiBits)) ^ ((x ^ ^y) & hiBits) }
-func addBytes(x, y uint64) uint64 { return ((x &^ hiBits) + (y &^ hiBits)) ^ ((x ^ y) & hiBits) }
 
 // diffBytesGeneric sets out[k] = in[k] - in[k-1] (in[-1] = 0),
 // len(out) >= len(in); it is the portable kernelSet.diffBytes.
