@@ -34,14 +34,14 @@ func restart34(l int) int {
 }
 
 func bytedeltaEnc(dst, src []byte, streams int, buggy bool) {
-	bytedeltaStreams(dst, src, streams, buggy, diffBytes)
+	bytedeltaStreams(dst, src, streams, buggy, kernels.diffBytes)
 }
 
 func bytedeltaDec(dst, src []byte, streams int, buggy bool) {
-	bytedeltaStreams(dst, src, streams, buggy, sumBytes)
+	bytedeltaStreams(dst, src, streams, buggy, kernels.sumBytes)
 }
 
-// bytedeltaStreams applies op (diffBytes forward, sumBytes backward) to
+// bytedeltaStreams applies op (kernels.diffBytes forward, kernels.sumBytes backward) to
 // each of the streams byte streams, restarting at the legacy filter's
 // 16-byte boundary when buggy, and copies the trailing bytes.
 func bytedeltaStreams(dst, src []byte, streams int, buggy bool, op func(out, in []byte)) {
@@ -61,15 +61,15 @@ func bytedeltaStreams(dst, src []byte, streams int, buggy bool, op func(out, in 
 	copy(dst[streams*l:], src[streams*l:])
 }
 
-// SWAR byte arithmetic: the high bit of every byte is handled apart so that
-// no carry or borrow crosses a byte boundary.
+// SWAR byte subtraction: the high bit of every byte is handled apart so that
+// no borrow crosses a byte boundary.
 const hiBits = 0x8080808080808080
 
 func subBytes(x, y uint64) uint64 { return ((x | hiBits) - (y &^ hiBits)) ^ ((x ^ ^y) & hiBits) }
-func addBytes(x, y uint64) uint64 { return ((x &^ hiBits) + (y &^ hiBits)) ^ ((x ^ y) & hiBits) }
 
-// diffBytes sets out[k] = in[k] - in[k-1] (in[-1] = 0), len(out) == len(in).
-func diffBytes(out, in []byte) {
+// diffBytesGeneric sets out[k] = in[k] - in[k-1] (in[-1] = 0),
+// len(out) >= len(in); it is the portable kernelSet.diffBytes.
+func diffBytesGeneric(out, in []byte) {
 	n := len(in)
 	out = out[:n]
 	k := 0
@@ -89,22 +89,40 @@ func diffBytes(out, in []byte) {
 	}
 }
 
-// sumBytes is the inverse of diffBytes: a running sum mod 256.
-func sumBytes(out, in []byte) {
+// sumBytesGeneric is the inverse of diffBytesGeneric, a running sum mod
+// 256; it is the portable kernelSet.sumBytes.
+func sumBytesGeneric(out, in []byte) { sumBytesFrom(out, in, 0) }
+
+// sumBytesFrom is sumBytesGeneric with the running sum starting at acc
+// instead of 0 (the vector drivers finish their tails with it).
+//
+// The prefix sums of a word are taken with two multiplications instead of
+// three shift-and-add SWAR steps: the even and the odd bytes are spread
+// into 16-bit fields (at most 8*255 per field, so no carry leaves one), and
+// multiplying by 0x0001000100010001 sums every field with those below.
+// Byte 2i is then the even sum through field i plus the odd sum through
+// field i-1, byte 2i+1 both sums through field i; the low byte of each field
+// is the sum mod 256. The running sum acc is added to every field the same
+// way, and the only dependency from one word to the next is acc += the
+// word's own total, a byte addition.
+func sumBytesFrom(out, in []byte, acc byte) {
+	const (
+		lo16   = 0x00ff00ff00ff00ff // low byte of each 16-bit field
+		ones16 = 0x0001000100010001
+	)
 	n := len(in)
 	out = out[:n]
-	var prev uint64 // last output byte, in the top byte
 	k := 0
 	for ; k+8 <= n; k += 8 {
 		x := load64(in, k)
-		x = addBytes(x, x<<8)
-		x = addBytes(x, x<<16)
-		x = addBytes(x, x<<32)
-		x = addBytes(x, (prev>>56)*0x0101010101010101)
-		store64(out, k, x)
-		prev = x
+		e := (x & lo16) * ones16      // field i: bytes 0, 2, ..., 2i
+		o := (x >> 8 & lo16) * ones16 // field i: bytes 1, 3, ..., 2i+1
+		c := uint64(acc) * ones16
+		even := e + o<<16 + c
+		odd := e + o + c
+		store64(out, k, even&lo16|(odd&lo16)<<8)
+		acc += byte((e + o) >> 48)
 	}
-	acc := byte(prev >> 56)
 	for ; k < n; k++ {
 		acc += in[k]
 		out[k] = acc

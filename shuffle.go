@@ -44,6 +44,10 @@ func (l isa) String() string {
 
 // kernelSet is the set of kernels of one instruction-set level.
 //
+// diffBytes and sumBytes are the BYTEDELTA kernels on one stream (see
+// diffBytesGeneric and sumBytesGeneric): len(out) >= len(in), len(in)
+// bytes written, the running value starting at 0.
+//
 // shuffle and unshuffle have the contract of the package-level functions.
 // bitTrans and bitUntrans are the bit-level half of BITSHUFFLE, on one byte
 // row (typesize 1): bitTrans reads len(src) bytes (a multiple of 8) and
@@ -56,6 +60,8 @@ type kernelSet struct {
 	unshuffle  func(dst, src []byte, typesize int)
 	bitTrans   func(dst, src []byte, stride int)
 	bitUntrans func(dst, src []byte, stride int)
+	diffBytes  func(out, in []byte)
+	sumBytes   func(out, in []byte)
 }
 
 var genericKernels = kernelSet{
@@ -63,6 +69,8 @@ var genericKernels = kernelSet{
 	unshuffle:  unshuffleGeneric,
 	bitTrans:   bitTransGeneric,
 	bitUntrans: bitUntransGeneric,
+	diffBytes:  diffBytesGeneric,
+	sumBytes:   sumBytesGeneric,
 }
 
 // activeISA and kernels are the level in use and its kernels. They are set
@@ -227,6 +235,9 @@ func bitunshuffleWith(k *kernelSet, dst, src []byte, typesize int) {
 //     j < 16; unshuffle16 the inverse. Typesize 16 is one tile, larger
 //     typesizes are covered by tiles that may overlap.
 //   - bitTrans, bitUntrans: as in kernelSet, on n bytes.
+//   - diff: dst[i] = src[i+1] - src[i], i < n (reads n+1 bytes of src);
+//     sum: dst[i] = src[0] + ... + src[i] mod 256, i < n. Either may be
+//     nil (the generic BYTEDELTA code then runs).
 //
 // vec, vec16, bitVec and untransVec are the widths (elements, elements,
 // bytes, bytes) of shuffle[k]/unshuffle[k], the tile kernels, bitTrans and
@@ -241,9 +252,11 @@ type vecKernels struct {
 	unshuffle16    func(dst, src []byte, dstStride, srcStride, n int)
 	bitTrans       func(dst, src []byte, stride, n int)
 	bitUntrans     func(dst, src []byte, stride, n int)
+	diff, sum      func(dst, src []byte, n int)
 
 	vec                                 [3]int // widths of shuffle[k], unshuffle[k]
 	vec16, stripVec, bitVec, untransVec int
+	deltaVec                            int // width of diff and sum
 
 	// narrow, if not nil, is the level that takes the bit transposes of
 	// inputs shorter than bitVec or untransVec (else the generic code).
@@ -251,12 +264,21 @@ type vecKernels struct {
 }
 
 func (k *vecKernels) set() kernelSet {
-	return kernelSet{
+	ks := kernelSet{
 		shuffle:    k.shuffleVec,
 		unshuffle:  k.unshuffleVec,
 		bitTrans:   k.bitTransVec,
 		bitUntrans: k.bitUntransVec,
+		diffBytes:  diffBytesGeneric,
+		sumBytes:   sumBytesGeneric,
 	}
+	if k.diff != nil {
+		ks.diffBytes = k.diffBytesVec
+	}
+	if k.sum != nil {
+		ks.sumBytes = k.sumBytesVec
+	}
+	return ks
 }
 
 // widthIndex maps typesize 2, 4, 8 to the index of its vector kernel.
@@ -407,4 +429,43 @@ func (k *vecKernels) bitUntransVec(dst, src []byte, stride int) {
 	if m < n {
 		k.bitUntrans(dst[n-v:], src[(n-v)/8:], stride, v)
 	}
+}
+
+// diffBytesVec is kernelSet.diffBytes on k.diff. out[0] = in[0] needs no
+// neighbour; the kernel does out[1:] over whole vectors, and since each
+// output byte depends on the input alone, the remainder is one more
+// kernel call on the last vector, overlapping the previous one.
+func (k *vecKernels) diffBytesVec(out, in []byte) {
+	n := len(in)
+	v := k.deltaVec
+	if n < v+1 {
+		diffBytesGeneric(out, in)
+		return
+	}
+	out = out[:n]
+	race.ReadSlice(in)
+	race.WriteSlice(out)
+	out[0] = in[0]
+	m := (n - 1) &^ (v - 1)
+	k.diff(out[1:], in, m)
+	if m < n-1 {
+		k.diff(out[n-v:], in[n-v-1:], v)
+	}
+}
+
+// sumBytesVec is kernelSet.sumBytes on k.sum, which does the whole vectors;
+// the generic code continues the running sum over the remainder.
+func (k *vecKernels) sumBytesVec(out, in []byte) {
+	n := len(in)
+	v := k.deltaVec
+	if n < v {
+		sumBytesGeneric(out, in)
+		return
+	}
+	out = out[:n]
+	m := n &^ (v - 1)
+	race.ReadSlice(in[:m])
+	race.WriteSlice(out[:m])
+	k.sum(out, in, m)
+	sumBytesFrom(out[m:], in[m:], out[m-1])
 }

@@ -48,11 +48,14 @@ var sse2Kernels = vecKernels{
 	unshuffle16:    unshuffle16SSE2,
 	bitTrans:       bitTransSSE2,
 	bitUntrans:     bitUntransSSE2,
+	diff:           diffSSE2,
+	sum:            sumSSE2,
 	vec:            [3]int{64, 64, 64},
 	vec16:          8,
 	stripVec:       64,
 	bitVec:         64,
 	untransVec:     128,
+	deltaVec:       16,
 }
 
 var avx2Kernels = vecKernels{
@@ -63,16 +66,20 @@ var avx2Kernels = vecKernels{
 	unshuffle16:    unshuffle16AVX2,
 	bitTrans:       bitTransAVX2,
 	bitUntrans:     bitUntransAVX2,
+	diff:           diffAVX2,
+	sum:            sumAVX2,
 	vec:            [3]int{64, 64, 64},
 	vec16:          16,
 	stripVec:       64,
 	bitVec:         64,
 	untransVec:     256,
+	deltaVec:       32,
 }
 
 // avx512Kernels has its own typesize 2, 4, 8 and bit kernels (512 bytes
 // per iteration) and the AVX2 tile kernels for typesizes >= 16; the AVX2
-// bit kernels take rows shorter than 512 bytes.
+// bit kernels take rows shorter than 512 bytes. BYTEDELTA uses the AVX2
+// kernels (its cost is the running sum's chain, not the vector width).
 var avx512Kernels = vecKernels{
 	shuffle:        [3]func(dst, src []byte, stride, n int){shuffle2AVX512, shuffle4AVX512, shuffle8AVX512},
 	unshuffle:      [3]func(dst, src []byte, stride, n int){unshuffle2AVX512, unshuffle4AVX512, unshuffle8AVX512},
@@ -81,11 +88,14 @@ var avx512Kernels = vecKernels{
 	unshuffle16:    unshuffle16AVX2,
 	bitTrans:       bitTransAVX512,
 	bitUntrans:     bitUntransAVX512,
+	diff:           diffAVX2,
+	sum:            sumAVX2,
 	vec:            [3]int{64, 64, 64},
 	vec16:          16,
 	stripVec:       64,
 	bitVec:         512,
 	untransVec:     512,
+	deltaVec:       32,
 	narrow:         &avx2Kernels,
 }
 

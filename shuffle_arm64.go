@@ -31,10 +31,13 @@ var neonKernels = vecKernels{
 	unshuffle16: unshuffle16NEON,
 	bitTrans:    bitTransNEON,
 	bitUntrans:  bitUntransNEON,
+	diff:        diffNEON,
+	sum:         sumNEON,
 	vec:         [3]int{16, 16, 16},
 	vec16:       16,
 	bitVec:      128,
 	untransVec:  128,
+	deltaVec:    16,
 }
 
 // Kernel contracts: see vecKernels. n is a positive multiple of the
