@@ -55,7 +55,7 @@ func synthStamps(n int) []byte {
 	r := rand.New(rand.NewPCG(5, 6))
 	b := make([]byte, n*8)
 	for i := range n {
-		binary.LittleEndian.PutUint64(b[8*i:], uint64(1_700_000_000_000+1000*i+r.IntN(3)))
+		binary.LittleEndian.PutUint64(b[8*i:], 1_700_000_000_000+uint64(1000*i+r.IntN(3)))
 	}
 	return b
 }
