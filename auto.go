@@ -36,12 +36,15 @@ const (
 	// level is not recorded in a chunk, so info does not show it.
 	TierDefault
 	// TierBetter compresses with Zstd at clevel 4 (zstd level 7,
-	// SpeedBetterCompression) in 512 KiB blocks after a filter, 2 MiB
-	// without, aiming at zstd SpeedBetterCompression likewise.
+	// SpeedBetterCompression) in 512 KiB blocks after a filter, 4 MiB
+	// without (one block for a 4 MiB chunk: its long matches are what
+	// zstd's own stream finds; shorter chunks in two), aiming at zstd
+	// SpeedBetterCompression likewise.
 	TierBetter
 	// TierBest compresses with Zstd at clevel 6 (zstd level 11,
 	// SpeedBestCompression) in 1 MiB blocks after a filter, 4 MiB
-	// without: the best ratio of the four, at the lowest speed.
+	// without (as TierBetter): the best ratio of the four, at the lowest
+	// speed.
 	TierBest
 )
 
@@ -120,6 +123,13 @@ type tierParams struct {
 	level     int
 	blockSize int // for unfiltered (text-like) data
 	typedBS   int // for filtered data
+	// wholeText keeps unfiltered (text-like) chunks of blockSize bytes or
+	// more in blocks of blockSize, even one block per chunk: zstd's long
+	// matches across the whole block pay more than a second goroutine on
+	// the chunk, as the Writer's pipeline compresses several chunks at
+	// once. Shorter chunks (a short stream, its last chunk) are still cut
+	// in two, for the goroutines a lone chunk would leave idle.
+	wholeText bool
 	// literalSlack, when not 0, lets a filtered chunk that compresses
 	// less than 5:1 (noisy samples, bytes a filter left nearly random:
 	// what the codec gains is mostly entropy coding) take zstd's fastest
@@ -131,10 +141,10 @@ type tierParams struct {
 }
 
 var tiers = [...]tierParams{
-	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, 0},
-	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, 50},
-	TierBetter:  {Zstd, 4, 2 << 20, 512 << 10, 0},
-	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, 0},
+	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 0},
+	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, false, 50},
+	TierBetter:  {Zstd, 4, 4 << 20, 512 << 10, true, 0},
+	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, true, 0},
 }
 
 func (a *Auto) tier() tierParams {
@@ -238,13 +248,15 @@ func (a *Auto) choose(src []byte) CParams {
 		if filtered(&p) {
 			bs = tp.typedBS
 		}
-		// At least two blocks per chunk where the chunk allows, so that
-		// its blocks keep goroutines busy; this depends on len(src) only.
-		bs = min(bs, max(32<<10, (len(src)+1)/2))
-		p.BlockSize = max(bs/p.TypeSize*p.TypeSize, p.TypeSize)
-		if p.BlockSize >= len(src) {
-			p.BlockSize = 0
+		if filtered(&p) || !tp.wholeText || len(src) < bs {
+			// At least two blocks per chunk where the chunk allows, so
+			// that its blocks keep goroutines busy; this depends on
+			// len(src) only.
+			bs = min(bs, max(32<<10, (len(src)+1)/2))
 		}
+		// A block of the whole chunk is named as such: 0 would mean
+		// C-Blosc2's automatic (cache-sized) blocks.
+		p.BlockSize = max(min(bs, len(src))/p.TypeSize*p.TypeSize, p.TypeSize)
 	}
 	return p
 }

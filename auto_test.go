@@ -238,3 +238,42 @@ func TestTierFromLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoTextBlocks: text-like chunks of 4 MiB or more get whole 4 MiB
+// blocks at the better and best tiers (zstd's long matches over the whole
+// block, as zstd's own stream has them); shorter ones, and every chunk at
+// the other tiers, are cut in at least two blocks; filtered chunks keep
+// the tier's typed block size.
+func TestAutoTextBlocks(t *testing.T) {
+	text := synthText(4 << 20)
+	for _, tc := range []struct {
+		tier   Tier
+		n      int
+		blocks int // blocks in the chunk
+	}{
+		{TierBetter, 4 << 20, 1}, {TierBest, 4 << 20, 1},
+		{TierBetter, 3 << 20, 2}, {TierBest, 1 << 20, 2},
+		{TierDefault, 4 << 20, 2}, {TierFastest, 4 << 20, 16},
+	} {
+		a := DefaultAuto(tc.tier)
+		p, err := ChooseCParams(text[:tc.n], &a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filtered(&p) {
+			t.Fatalf("%v: text chose %v", tc.tier, p.Filters)
+		}
+		bs, err := BlockSize(&p, tc.n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (tc.n + bs - 1) / bs; got != tc.blocks {
+			t.Errorf("%v, %d bytes of text: %d blocks of %d, want %d", tc.tier, tc.n, got, bs, tc.blocks)
+		}
+	}
+	a := DefaultAuto(TierBest)
+	p, _ := ChooseCParams(synthF64(1<<19), &a)
+	if bs, _ := BlockSize(&p, 4<<20); bs != tiers[TierBest].typedBS {
+		t.Errorf("best tier, smooth f64: block size %d, want %d", bs, tiers[TierBest].typedBS)
+	}
+}

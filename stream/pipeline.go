@@ -5,85 +5,108 @@ import (
 	"sync"
 )
 
-// pipeline compresses chunks on one goroutine (whose blocks go to parallel
-// goroutines inside blosc2.Compress) and writes them on another, so that
-// filling, compressing and writing overlap. Handoffs are unbuffered, which
-// bounds memory; after an error both goroutines keep draining, so nothing
-// upstream ever blocks on a dead destination.
+// pipeline compresses up to n chunks at once, each on a goroutine of its
+// own (whose blocks go to parallel goroutines inside blosc2.Compress), and
+// writes them in stream order on another, so that filling, compressing and
+// writing overlap and chunks of one block still keep n goroutines busy.
+// Each chunk is compressed alone, so the bytes do not depend on n or on
+// timing. The queues are bounded, which bounds memory; after an error
+// every goroutine keeps draining, so nothing upstream ever blocks on a
+// dead destination.
 type pipeline struct {
-	raw       chan []byte // chunks to compress
-	free      chan []byte // raw buffers ready to be filled again
-	out       chan []byte // compressed chunks, in order
-	written   chan []byte // a compressed buffer the destination is done with
-	chunkSize int
-	done      chan struct{}
-	pending   sync.WaitGroup // chunks submitted and not yet written
-	mu        sync.Mutex
-	err       error
+	jobs  chan *job // to the compressors
+	order chan *job // to the writer, in stream order; its capacity bounds the chunks in flight
+	// free holds raw buffers ready to be filled again, written the
+	// compressed buffers the destination is done with, recycled the job
+	// records: a long stream allocates none of them per chunk.
+	free, written chan []byte
+	recycled      chan *job
+	raws          int // raw buffers the pipeline added to the Writer's (at most n)
+	n, chunkSize  int
+
+	compressors sync.WaitGroup
+	done        chan struct{} // closed when the writer has ended
+	pending     sync.WaitGroup
+	mu          sync.Mutex
+	err         error
 }
 
-// raw and out are buffers of an earlier pipeline to reuse, or nil.
-func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), chunkSize int, raw, out []byte) *pipeline {
+// job is one chunk: its raw bytes, then its compressed ones or an error.
+type job struct {
+	raw, out []byte
+	err      error
+	ready    chan struct{} // one value when out or err is set
+}
+
+// newPipeline starts n compressors (n ≥ 1) and the writer; raw and out are
+// buffers of an earlier pipeline to reuse, or nil.
+func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), n, chunkSize int, raw, out []byte) *pipeline {
+	n = max(n, 1)
 	pl := &pipeline{
-		raw:       make(chan []byte),
-		free:      make(chan []byte, 2),
-		out:       make(chan []byte),
+		jobs:      make(chan *job),
+		order:     make(chan *job, n),
+		free:      make(chan []byte, n+1),
 		written:   make(chan []byte, 2),
-		done:      make(chan struct{}),
+		recycled:  make(chan *job, n+1),
+		n:         n,
 		chunkSize: chunkSize,
+		done:      make(chan struct{}),
 	}
-	if cap(raw) < chunkSize {
-		raw = make([]byte, 0, chunkSize)
+	if cap(raw) >= chunkSize {
+		pl.free <- raw[:0]
+		pl.raws++
 	}
-	pl.free <- raw[:0]
 	if out != nil {
 		pl.written <- out[:0]
 	}
-	compressed := make(chan struct{})
-	go func() { // compressor
-		defer close(compressed)
-		defer close(pl.out)
-		for chunk := range pl.raw {
-			if pl.error() != nil {
-				pl.free <- chunk[:0]
-				pl.pending.Done()
-				continue
+	for range n {
+		pl.compressors.Add(1)
+		go func() {
+			defer pl.compressors.Done()
+			for j := range pl.jobs {
+				if pl.error() == nil {
+					// A buffer the destination is done with, if any:
+					// fresh 4 MiB buffers cost their clearing and the
+					// garbage collector's time.
+					var buf []byte
+					select {
+					case buf = <-pl.written:
+					default:
+						buf = closedOutput(chunkSize)
+					}
+					j.out, j.err = compress(buf[:0], j.raw)
+				}
+				pl.free <- j.raw[:0] // never blocks: the Writer has n+1 at most
+				j.raw = nil
+				j.ready <- struct{}{}
 			}
-			// The buffer the writer finished with last, if any: one
-			// chunk is compressed while the one before is written, so
-			// two buffers take turns (a fresh 4 MiB buffer per chunk
-			// costs its clearing and the garbage collector's time).
-			var buf []byte
-			select {
-			case buf = <-pl.written:
-			default:
-				buf = closedOutput(chunkSize)
-			}
-			c, err := compress(buf[:0], chunk)
-			pl.free <- chunk[:0]
-			if err != nil {
-				pl.fail(err)
-				pl.pending.Done()
-				continue
-			}
-			pl.out <- c
-		}
-	}()
+		}()
+	}
 	go func() { // writer
 		defer close(pl.done)
-		for c := range pl.out {
-			if pl.error() == nil {
-				if err := sink.WriteCompressedChunk(c); err != nil {
+		for j := range pl.order {
+			<-j.ready
+			if j.err != nil {
+				pl.fail(j.err)
+			} else if j.out != nil && pl.error() == nil {
+				if err := sink.WriteCompressedChunk(j.out); err != nil {
 					pl.fail(err)
 				}
 			}
-			select { // the sink does not retain chunks
-			case pl.written <- c[:0]:
+			if j.out != nil {
+				select { // the sink does not retain chunks
+				case pl.written <- j.out[:0]:
+				default:
+					poolOutput(j.out, chunkSize)
+				}
+			}
+			*j = job{ready: j.ready}
+			select {
+			case pl.recycled <- j:
 			default:
 			}
 			pl.pending.Done()
 		}
-		<-compressed
 	}()
 	return pl
 }
@@ -102,10 +125,32 @@ func (pl *pipeline) fail(err error) {
 	pl.mu.Unlock()
 }
 
-// put hands a full chunk over and returns a buffer to fill next.
+// put hands a full chunk over and returns a buffer to fill next: a free
+// one, a new one while the Writer has fewer than n+1 (n compressing, one
+// filling), or the first one a compressor frees.
 func (pl *pipeline) put(chunk []byte) []byte {
 	pl.pending.Add(1)
-	pl.raw <- chunk
+	var j *job
+	select {
+	case j = <-pl.recycled:
+	default:
+		j = &job{ready: make(chan struct{}, 1)}
+	}
+	j.raw = chunk
+	pl.order <- j // waits while n chunks are in flight
+	pl.jobs <- j
+	select {
+	case b := <-pl.free:
+		return b
+	default:
+	}
+	if pl.raws < pl.n {
+		pl.raws++
+		if b := closedChunk(pl.chunkSize); cap(b) == pl.chunkSize {
+			return b
+		}
+		return make([]byte, 0, pl.chunkSize)
+	}
 	return <-pl.free
 }
 
@@ -115,27 +160,43 @@ func (pl *pipeline) wait() { pl.pending.Wait() }
 
 // close stops the goroutines after the queued chunks are written.
 func (pl *pipeline) close() error {
-	close(pl.raw)
+	close(pl.jobs)
+	close(pl.order)
+	pl.compressors.Wait()
 	<-pl.done
 	return pl.error()
 }
 
-// spares returns the buffers left once the goroutines have ended: the raw
-// buffer that is not the Writer's current one, and a compressed one; the
-// other compressed one goes to the next Writers (closedCompressed).
+// spares returns buffers left once the goroutines have ended, for the
+// Writer to keep: a raw one that is not the Writer's current one, and a
+// compressed one. The others go to the next Writers (closedChunks,
+// closedCompressed).
 func (pl *pipeline) spares() (raw, out []byte) {
-	select {
-	case raw = <-pl.free:
-	default:
+	for {
+		select {
+		case b := <-pl.free:
+			if raw == nil {
+				raw = b
+			} else {
+				closedChunks.Put(&b)
+			}
+			continue
+		default:
+		}
+		break
 	}
-	select {
-	case out = <-pl.written:
-	default:
-	}
-	select {
-	case extra := <-pl.written:
-		poolOutput(extra, pl.chunkSize)
-	default:
+	for {
+		select {
+		case b := <-pl.written:
+			if out == nil {
+				out = b
+			} else {
+				poolOutput(b, pl.chunkSize)
+			}
+			continue
+		default:
+		}
+		break
 	}
 	return raw, out
 }
@@ -143,8 +204,7 @@ func (pl *pipeline) spares() (raw, out []byte) {
 // abort stops the goroutines, dropping what is queued.
 func (pl *pipeline) abort() {
 	pl.fail(errAborted)
-	close(pl.raw)
-	<-pl.done
+	pl.close()
 }
 
 var errAborted = errors.New("stream: writer reset")

@@ -15,22 +15,23 @@ import (
 //
 // Write copies its input, so the caller may reuse its buffer at once. Full
 // chunks are compressed by a goroutine pipeline while the caller goes on
-// writing (the blocks of a chunk in parallel, up to the configured
-// concurrency), and written in order. The bytes produced depend only on the
-// options and the data, never on the concurrency or on how writes are cut.
+// writing (up to the configured concurrency of chunks at once, and the
+// blocks of each in parallel), and written in order. The bytes produced
+// depend only on the options and the data, never on the concurrency or on
+// how writes are cut.
 //
-// Memory: at most two uncompressed chunks (the one being filled and the one
-// being compressed) and two compressed ones are held, i.e. at most four
-// chunk sizes plus a small constant however long the stream, which is
-// within (concurrency+2) × chunk size for any concurrency ≥ 2.
+// Memory: with concurrency n ≥ 2, at most n+1 uncompressed chunks (n being
+// compressed, one being filled) and n+2 compressed ones (n being
+// compressed, two kept for reuse) are held: at most 2n+3 chunk sizes plus a
+// small constant however long the stream.
 //
 // An error of the destination surfaces on the next Write, Flush or Close;
 // the Writer then refuses further data.
 //
 // Close (or Reset) is required, as with zstd's encoder: it writes the last
 // chunk, the index and the trailer, and ends the goroutines. A Writer left
-// unclosed loses its buffered data and keeps, with concurrency above 1,
-// two goroutines and up to four chunk buffers alive.
+// unclosed loses its buffered data and keeps, with concurrency n above 1,
+// n+1 goroutines and up to 2n+3 chunk buffers alive.
 //
 // The destination decides the frame's form. A file (or any io.WriteSeeker
 // or io.WriterAt) gets one standard frame, its header patched at Close. A
@@ -283,7 +284,7 @@ func (w *Writer) submit() error {
 	// a Flush before a chunk fills, is compressed here (its blocks still
 	// on several goroutines), without the pipeline's buffers.
 	if w.pipe == nil && w.opts.concurrency > 1 && len(w.cur) == w.opts.chunkSize {
-		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.chunkSize, w.spareRaw, w.out)
+		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.concurrency, w.opts.chunkSize, w.spareRaw, w.out)
 		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
