@@ -134,9 +134,8 @@ type tierParams struct {
 	// less than 5:1 (noisy samples, bytes a filter left nearly random:
 	// what the codec gains is mostly entropy coding) take zstd's fastest
 	// level (clevel 1) when that loses less than 1/literalSlack of the
-	// size on the probe's sample: about twice the speed for that
-	// fraction of the ratio. The probe runs at clevel 2 at most, so
-	// this only measures what the default tier gives up.
+	// size on the probe's sample against the tier's level: about twice
+	// the speed for that fraction of the ratio.
 	literalSlack int
 }
 
@@ -362,8 +361,8 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 }
 
 // literalLevel returns best at zstd's fastest level when the tier allows
-// it (tierParams.literalSlack) and the sample, n bytes under best, loses
-// little there; else best.
+// it (tierParams.literalSlack) and the sample, n bytes under best at that
+// level (the probe's), is little larger than at the tier's; else best.
 func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 	tp := a.tier()
 	if tp.literalSlack == 0 || tp.codec != Zstd || a.Fixed&(FixCodec|FixLevel) != 0 {
@@ -377,10 +376,10 @@ func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 	if p := a.params(best); !filtered(&p) || 5*n <= len(sample) {
 		return best
 	}
-	fast := best
-	fast.level = 1
-	if a.sizes(sample, []candidate{fast})[0] <= n+n/tp.literalSlack {
-		return fast
+	slow := best
+	slow.level = tp.level
+	if n2 := a.sizes(sample, []candidate{slow})[0]; n <= n2+n2/tp.literalSlack {
+		best.level = 1
 	}
 	return best
 }
@@ -404,12 +403,11 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 	sizes := make([]int, len(cands))
 	size := func(i int, out []byte) []byte {
 		p := a.params(cands[i])
-		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd {
-			// zstd's default level (clevel 2) ranks the candidates as its
-			// slower ones do, at a fraction of their time. Not its
-			// fastest: that one stores most small windows of noisy
-			// data, which hides what the filters gain.
-			p.Level = min(p.Level, 2)
+		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd && cands[i].level == 0 {
+			// zstd's fastest level ranks the candidates as its slower
+			// ones do, at a fraction of their time (it entropy-codes
+			// the literals of match-less windows too: WithAllLitEntropyCompression).
+			p.Level = 1
 		}
 		p.BlockSize = min(probeWindow, len(sample))
 		p.Concurrency = 1
