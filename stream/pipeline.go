@@ -17,8 +17,9 @@ type pipeline struct {
 	jobs  chan *job // to the compressors
 	order chan *job // to the writer, in stream order; its capacity bounds the chunks in flight
 	// free holds raw buffers ready to be filled again, written the
-	// compressed buffers the destination is done with, recycled the job
-	// records: a long stream allocates none of them per chunk.
+	// compressed buffers the destination is done with (at most n+2
+	// exist), recycled the job records: a long stream allocates none of
+	// them per chunk.
 	free, written chan []byte
 	recycled      chan *job
 	raws          int // raw buffers the pipeline added to the Writer's (at most n)
@@ -46,7 +47,7 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 		jobs:      make(chan *job),
 		order:     make(chan *job, n),
 		free:      make(chan []byte, n+1),
-		written:   make(chan []byte, 2),
+		written:   make(chan []byte, n+2),
 		recycled:  make(chan *job, n+1),
 		n:         n,
 		chunkSize: chunkSize,
@@ -94,10 +95,13 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 				}
 			}
 			if j.out != nil {
-				select { // the sink does not retain chunks
+				// The sink does not retain chunks. written holds every
+				// compressed buffer the pipeline has (n being filled,
+				// one being written, one spare), so none is dropped or
+				// pooled while the stream goes on.
+				select {
 				case pl.written <- j.out[:0]:
 				default:
-					poolOutput(j.out, chunkSize)
 				}
 			}
 			*j = job{ready: j.ready}
