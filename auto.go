@@ -95,7 +95,8 @@ const (
 // few sample windows of the chunk (about 1/128 of it, 4-32 KiB) with each
 // candidate filter pipeline (none; shuffle at element sizes 2, 4, 8 and
 // the hinted one; then bitshuffle and shuffle+bytedelta at the sizes
-// whose shuffle came within 20% of the best) under the tier's codec,
+// whose shuffle came within 20% of the best, in size and in saving)
+// under the tier's codec,
 // keeps the smallest (bytedelta, the slowest to decode, must win by 4%),
 // and picks the block size from the tier and the winner: at most half
 // the chunk, at least 32 KiB. The choice depends only on the chunk's
