@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 )
 
 // refDiff and refSum are the BYTEDELTA kernels as plain byte loops,
@@ -164,21 +163,7 @@ func BenchmarkBytedelta(b *testing.B) {
 			for _, l := range archISAs {
 				b.Run(l.String(), func(b *testing.B) {
 					defer useISA(l)()
-					var tCopy, tKernel time.Duration
-					for b.Loop() {
-						t0 := time.Now()
-						copy(dst, src)
-						t1 := time.Now()
-						c.f(dst, src, 4)
-						tKernel += time.Since(t1)
-						tCopy += t1.Sub(t0)
-					}
-					mbps := func(d time.Duration) float64 {
-						return float64(n) * float64(b.N) / d.Seconds() / 1e6
-					}
-					b.ReportMetric(mbps(tKernel), "MB/s")
-					b.ReportMetric(mbps(tCopy), "copy-MB/s")
-					b.ReportMetric(tCopy.Seconds()/tKernel.Seconds(), "x-copy")
+					benchAgainstCopy(b, dst, src, func() { c.f(dst, src, 4) })
 				})
 			}
 		})

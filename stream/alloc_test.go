@@ -104,14 +104,7 @@ func TestFreshReadersReuseBuffers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// sync.Pool keeps a buffer on the processor that put it, so a
-		// goroutine that moved finds none now and then, and the garbage
-		// collector empties it: most runs, not all, must allocate little.
-		heavy, worst := allocHeavyRuns(read, chunk/5)
-		t.Logf("concurrency %d: %d of 20 Readers allocated over %d bytes; the most %d", conc, heavy, chunk/5, worst)
-		if heavy > 5 {
-			t.Errorf("concurrency %d: %d of 20 Readers of a 2-chunk stream allocated over a fifth of a chunk (%d bytes); the most %d", conc, heavy, chunk/5, worst)
-		}
+		checkFewHeavyRuns(t, fmt.Sprintf("concurrency %d: Readers of a 2-chunk stream", conc), read, chunk/5)
 	}
 }
 
@@ -147,22 +140,20 @@ func TestFreshWritersReuseBuffers(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// sync.Pool keeps a buffer on the processor that put it, so a
-		// goroutine that moved finds none now and then, and the garbage
-		// collector empties it: most runs, not all, must allocate little.
-		heavy, worst := allocHeavyRuns(write, chunk/5)
-		t.Logf("concurrency %d, %d bytes: %d of 20 Writers allocated over %d bytes; the most %d", conc, tc.n, heavy, chunk/5, worst)
-		if heavy > 5 {
-			t.Errorf("concurrency %d: %d of 20 Writers of a %d-byte stream allocated over a fifth of a chunk (%d bytes); the most %d", conc, heavy, tc.n, chunk/5, worst)
-		}
+		checkFewHeavyRuns(t, fmt.Sprintf("concurrency %d: Writers of a %d-byte stream", conc, tc.n), write, chunk/5)
 	}
 }
 
-// allocHeavyRuns runs f once to warm up, then 20 times, and returns how
-// many of those allocated more than limit bytes, and the most one did.
-func allocHeavyRuns(f func(), limit uint64) (heavy int, most uint64) {
+// checkFewHeavyRuns runs f once to warm up, then 20 times, and fails if
+// more than 5 of those allocated over limit bytes. sync.Pool keeps a
+// buffer on the processor that put it, so a goroutine that moved finds
+// none now and then, and the garbage collector empties it: most runs, not
+// all, must allocate little.
+func checkFewHeavyRuns(t *testing.T, what string, f func(), limit uint64) {
+	t.Helper()
 	f()
 	var before, after runtime.MemStats
+	heavy, most := 0, uint64(0)
 	for range 20 {
 		runtime.ReadMemStats(&before)
 		f()
@@ -173,5 +164,8 @@ func allocHeavyRuns(f func(), limit uint64) (heavy int, most uint64) {
 			heavy++
 		}
 	}
-	return heavy, most
+	t.Logf("%s: %d of 20 allocated over %d bytes; the most %d", what, heavy, limit, most)
+	if heavy > 5 {
+		t.Errorf("%s: %d of 20 allocated over %d bytes; the most %d", what, heavy, limit, most)
+	}
 }

@@ -106,52 +106,36 @@ func (b *budget) keep(ch chan []byte, buf []byte) {
 }
 
 // take returns a spare buffer of ch, or one a finished Reader left
-// (finishedBuffers), or nil, and stops counting it as a spare: from then
-// on it is covered by the reservation of the chunk that uses it.
+// (readerDecoded, readerCompressed), or nil, and stops counting it as a
+// spare: from then on it is covered by the reservation of the chunk that
+// uses it.
 func (s *spareBuffers) take(ch chan []byte) []byte {
 	select {
 	case buf := <-ch:
 		s.held.Add(-int64(cap(buf)))
 		return buf
 	default:
-		if p, ok := s.pool(ch).Get().(*[]byte); ok {
-			return (*p)[:0]
-		}
-		return nil
+		return s.pool(ch).get(anySize)
 	}
 }
 
-// toPool hands the spare buffers to the Readers that come next
-// (finishedBuffers), for a Reader that is done reading.
+// toPool hands the spare buffers to the Readers that come next, for a
+// Reader that is done reading.
 func (s *spareBuffers) toPool() {
 	for _, ch := range [...]chan []byte{s.free, s.freeC} {
-		for {
-			select {
-			case buf := <-ch:
-				s.held.Add(-int64(cap(buf)))
-				s.pool(ch).Put(&buf)
-				continue
-			default:
-			}
-			break
+		for buf := range drained(ch) {
+			s.held.Add(-int64(cap(buf)))
+			s.pool(ch).put(buf, anySize)
 		}
 	}
 }
 
-// finishedBuffers holds the decoded and the compressed chunk buffers of
-// Readers that reached the end of their stream or were closed, for the
-// next Readers: a program reading many short streams (messages, small
-// files) would otherwise allocate, and have the runtime clear, a chunk's
-// worth of memory or more for each. The garbage collector empties them,
-// so they hold memory only while they are used.
-var finishedBuffers [2]sync.Pool
-
-// pool is the finishedBuffers of the buffers ch holds.
-func (s *spareBuffers) pool(ch chan []byte) *sync.Pool {
+// pool is the pool of the buffers ch holds.
+func (s *spareBuffers) pool(ch chan []byte) *bufferPool {
 	if ch == s.free {
-		return &finishedBuffers[0]
+		return &readerDecoded
 	}
-	return &finishedBuffers[1]
+	return &readerCompressed
 }
 
 // dropOne gives one spare buffer to the garbage collector; false when

@@ -73,7 +73,7 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 					select {
 					case buf = <-pl.written:
 					default:
-						buf = closedOutput(chunkSize)
+						buf = closedCompressed.get(compressedSize(chunkSize))
 					}
 					j.out, j.err = compress(buf[:0], j.raw)
 				}
@@ -150,7 +150,7 @@ func (pl *pipeline) put(chunk []byte) []byte {
 	}
 	if pl.raws < pl.n {
 		pl.raws++
-		if b := closedChunk(pl.chunkSize); cap(b) == pl.chunkSize {
+		if b := closedChunks.get(pl.chunkSize); cap(b) == pl.chunkSize {
 			return b
 		}
 		return make([]byte, 0, pl.chunkSize)
@@ -176,31 +176,19 @@ func (pl *pipeline) close() error {
 // compressed one. The others go to the next Writers (closedChunks,
 // closedCompressed).
 func (pl *pipeline) spares() (raw, out []byte) {
-	for {
-		select {
-		case b := <-pl.free:
-			if raw == nil {
-				raw = b
-			} else {
-				closedChunks.Put(&b)
-			}
-			continue
-		default:
+	for b := range drained(pl.free) {
+		if raw == nil {
+			raw = b
+		} else {
+			closedChunks.put(b, pl.chunkSize)
 		}
-		break
 	}
-	for {
-		select {
-		case b := <-pl.written:
-			if out == nil {
-				out = b
-			} else {
-				poolOutput(b, pl.chunkSize)
-			}
-			continue
-		default:
+	for b := range drained(pl.written) {
+		if out == nil {
+			out = b
+		} else {
+			closedCompressed.put(b, compressedSize(pl.chunkSize))
 		}
-		break
 	}
 	return raw, out
 }

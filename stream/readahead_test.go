@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"io"
+	"slices"
 	"testing"
 
 	"github.com/blosc2go/blosc2"
@@ -51,7 +52,7 @@ func TestChunkAfter(t *testing.T) {
 	// chunks less 1000 bytes, as a whole one and a short one. With n = 2 a chunk decodes on two
 	// goroutines when less than one chunk like it follows: the last two.
 	conc := walk(ra.source(), 0)
-	if want := []int{1, 1, 1, 1, 2, 2}; !equalInts(conc, want) {
+	if want := []int{1, 1, 1, 1, 2, 2}; !slices.Equal(conc, want) {
 		t.Errorf("block concurrency %v, want %v", conc, want)
 	}
 	from := int64(2*chunk + 10)
@@ -66,16 +67,4 @@ func TestChunkAfter(t *testing.T) {
 	if got := blockConcurrency(frames[:0], chunkPos{after: -1}, 2); got != 1 {
 		t.Errorf("unknown rest: concurrency %d, want 1", got)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

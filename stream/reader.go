@@ -222,7 +222,8 @@ func (r *Reader) fail(err error) error {
 }
 
 // release hands the spare buffers of a Reader whose goroutines have ended
-// to the Readers that come next (finishedBuffers), and drops the rest.
+// to the Readers that come next (readerDecoded, readerCompressed), and
+// drops the rest.
 func (r *Reader) release() {
 	r.spares.toPool()
 	r.cur, r.curOff, r.chunk, r.virt = nil, 0, nil, virtualChunk{}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/option"
@@ -101,8 +100,8 @@ func (w *Writer) Reset(dst io.Writer) {
 	w.err = nil
 	w.state = writerOpen
 	if w.cur == nil {
-		w.cur, w.spareRaw = closedChunk(w.opts.chunkSize), closedChunk(w.opts.chunkSize)
-		w.out = closedOutput(w.opts.chunkSize)
+		w.cur, w.spareRaw = closedChunks.get(w.opts.chunkSize), closedChunks.get(w.opts.chunkSize)
+		w.out = closedCompressed.get(compressedSize(w.opts.chunkSize))
 	}
 	if w.cur == nil {
 		// The first chunk buffer grows as data comes (full returns),
@@ -112,57 +111,12 @@ func (w *Writer) Reset(dst io.Writer) {
 	w.cur = w.cur[:0]
 }
 
-// closedChunks and closedCompressed hold the chunk buffers and compressed
-// buffers of closed Writers for the next ones: a program writing many
-// short streams (EncodeAll on each message) would otherwise grow, copy
-// and clear a chunk buffer and allocate an output buffer for each. The
-// garbage collector empties them, so they hold memory only while used.
-var closedChunks, closedCompressed sync.Pool
-
-// closedChunk returns an empty chunk buffer from closedChunks for a Writer
-// of chunks of chunkSize bytes, or nil: its capacity must not exceed the
-// chunk size, which bounds the Writer's memory.
-func closedChunk(chunkSize int) []byte {
-	if p, ok := closedChunks.Get().(*[]byte); ok && cap(*p) <= chunkSize {
-		return (*p)[:0]
-	}
-	return nil
-}
-
-// compressedSize is the largest capacity of the compressed buffers
-// closedCompressed keeps for chunks of chunkSize bytes: a chunk's
-// compressed bound, rounded up to the allocator's size classes (at most an
-// eighth); more would break the Writer's memory bound.
-func compressedSize(chunkSize int) int {
-	return chunkSize + blosc2.MaxOverhead + chunkSize/8
-}
-
-// closedOutput returns an empty compressed buffer from closedCompressed for
-// chunks of chunkSize bytes, or nil.
-func closedOutput(chunkSize int) []byte {
-	if p, ok := closedCompressed.Get().(*[]byte); ok && cap(*p) <= compressedSize(chunkSize) {
-		return (*p)[:0]
-	}
-	return nil
-}
-
-// poolOutput keeps out in closedCompressed unless it is larger than a
-// Writer of chunks of chunkSize bytes may hold.
-func poolOutput(out []byte, chunkSize int) {
-	if cap(out) > 0 && cap(out) <= compressedSize(chunkSize) {
-		closedCompressed.Put(&out)
-	}
-}
-
 // poolClosed gives a closed Writer's buffers to the Writers that come
 // next; the Writer takes others if it is Reset.
 func (w *Writer) poolClosed() {
-	for _, b := range [...][]byte{w.cur, w.spareRaw} {
-		if cap(b) > 0 {
-			closedChunks.Put(&b)
-		}
-	}
-	poolOutput(w.out, w.opts.chunkSize)
+	closedChunks.put(w.cur, w.opts.chunkSize)
+	closedChunks.put(w.spareRaw, w.opts.chunkSize)
+	closedCompressed.put(w.out, compressedSize(w.opts.chunkSize))
 	w.cur, w.spareRaw, w.out = nil, nil, nil
 }
 
