@@ -129,19 +129,8 @@ func Repair(dst io.Writer, src io.Reader) error {
 		if err != nil {
 			return err
 		}
-		for i := range x.Len() {
-			e := x.At(i)
-			n, ok := nb[e]
-			if e < 0 {
-				if h.ChunkSize <= 0 {
-					return fmt.Errorf("%w: index-only chunk %d and no chunk size in the header", blosc2.ErrCorrupt, i)
-				}
-				n, ok = h.ChunkSize, true
-			}
-			if !ok {
-				return fmt.Errorf("%w: index entry %d points at %d, where no chunk starts", blosc2.ErrCorrupt, i, e)
-			}
-			sizes.Add(n)
+		if err := sizes.AddIndexed(&x, nb, h.ChunkSize); err != nil {
+			return err
 		}
 	}
 	h.FrameLen = sc.Offset()

@@ -192,6 +192,35 @@ func TestSizes(t *testing.T) {
 	}
 }
 
+// TestSizesAddRepeated: AddRepeated(v, k) leaves the counters as k calls
+// of Add(v) do, after any earlier chunks.
+func TestSizesAddRepeated(t *testing.T) {
+	values := []int32{0, 40, 100, 200}
+	for _, before := range [][]int32{nil, {100}, {40}, {100, 100}, {100, 40}, {200, 100}} {
+		for _, v := range values {
+			for k := range 6 {
+				want, got := NewSizes(), NewSizes()
+				for _, n := range before {
+					want.Add(n)
+					got.Add(n)
+				}
+				for range k {
+					want.Add(v)
+				}
+				got.AddRepeated(v, k)
+				if got != want {
+					t.Errorf("after %v, %d× %d: %+v, want %+v", before, k, v, got, want)
+				}
+			}
+		}
+	}
+	s := NewSizes()
+	s.AddRepeated(8, MaxChunks)
+	if s.N != MaxChunks || s.Nbytes != 8*int64(MaxChunks) || s.ChunkSize != 8 {
+		t.Errorf("%d chunks of 8 bytes: %+v", MaxChunks, s)
+	}
+}
+
 // TestDecodeMsgpack decodes every msgpack type and refuses bad input.
 func TestDecodeMsgpack(t *testing.T) {
 	for _, tc := range []struct {

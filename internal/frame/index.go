@@ -215,6 +215,53 @@ func (s *Sizes) Add(nbytes int32) {
 	s.Nbytes += int64(nbytes)
 }
 
+// AddRepeated accounts for count more chunks of nbytes bytes each, as
+// count calls of Add would, in constant time: after two equal chunks the
+// chunk size no longer changes.
+func (s *Sizes) AddRepeated(nbytes int32, count int) {
+	for range min(count, 2) {
+		s.Add(nbytes)
+	}
+	if count > 2 {
+		s.N += int64(count - 2)
+		s.Nbytes += int64(count-2) * int64(nbytes)
+	}
+}
+
+// AddIndexed accounts for the chunks that index x records in a frame whose
+// header sizes were never patched: a stored entry is the chunk starting at
+// that offset of the chunks section, whose nbytes stored gives; a special
+// entry implies a chunk of chunkSize bytes (the header's). A repeated-value
+// index is accounted in constant time, whatever number of chunks it declares.
+func (s *Sizes) AddIndexed(x *Index, stored map[int64]int32, chunkSize int32) error {
+	n := x.Len()
+	if x.Repeated() {
+		n = min(n, 1)
+	}
+	for i := range n {
+		e := x.At(i)
+		nbytes, ok := stored[e]
+		if e < 0 {
+			if EntryKind(e) == blosc2.SpecialNone {
+				return fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
+			}
+			if chunkSize <= 0 {
+				return fmt.Errorf("%w: index entry %d implies a chunk, but the header has no chunk size to size it", blosc2.ErrCorrupt, i)
+			}
+			nbytes, ok = chunkSize, true
+		}
+		if !ok {
+			return fmt.Errorf("%w: index entry %d points at %d, where no chunk starts", blosc2.ErrCorrupt, i, e)
+		}
+		if x.Repeated() {
+			s.AddRepeated(nbytes, x.Len())
+		} else {
+			s.Add(nbytes)
+		}
+	}
+	return nil
+}
+
 // GeneralFlags is the general_flags byte new_header_frame writes.
 func (s *Sizes) GeneralFlags() uint8 {
 	f := uint8(VersionRC1)

@@ -314,24 +314,10 @@ func loadUnpatched(ra io.ReaderAt, size int64, limit int) (*Layout, error) {
 	if l.VL, err = ParseTrailer(trailer); err != nil {
 		return nil, err
 	}
-	for i := range l.NChunks {
-		e := l.Index.At(i)
-		var n int32
-		if e < 0 {
-			if EntryKind(e) == blosc2.SpecialNone {
-				return nil, fmt.Errorf("%w: index entry %d (%#x) is negative but names no special kind", blosc2.ErrCorrupt, i, uint64(e))
-			}
-			if h.ChunkSize <= 0 {
-				return nil, fmt.Errorf("%w: unpatched frame with an implied chunk %d but no chunk size in its header", blosc2.ErrCorrupt, i)
-			}
-			n = h.ChunkSize
-		} else {
-			var ok bool
-			if n, ok = nb[e]; !ok {
-				return nil, fmt.Errorf("%w: index entry %d points at %d, where no chunk starts", blosc2.ErrCorrupt, i, e)
-			}
+	if idx != nil {
+		if err := sizes.AddIndexed(&l.Index, nb, h.ChunkSize); err != nil {
+			return nil, err
 		}
-		sizes.Add(n)
 	}
 	h.FrameLen = l.End
 	h.Nbytes = sizes.Nbytes
