@@ -13,7 +13,8 @@
 # and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST CBYTES". FILTER is nofilter, shuffle or
 # bitshuffle in filters[5]. Without the tool the script says so and exits 0.
 #
-# Go is `blosc2 bench` (stream.Writer into a frame in memory, stream.Reader.WriteTo back). Each
+# Go is `blosc2 bench`: stream.Writer into a frame in memory; back with stream.DecodeAll (the
+# frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Each
 # cell is the median over ROUNDS rounds (default 3) of the ratio of the best of REPS (default 5)
 # repetitions, Go and C alternated within each round. Sizes: the files as they are, and each
 # repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
@@ -56,7 +57,8 @@ rows=(
   "era.f32 lz4hc 9 shuffle 4"
 )
 
-# measure FILE CODEC CLEVEL FILTER TYPESIZE: prints "comp decomp size" ratios Go / C of one round.
+# measure FILE CODEC CLEVEL FILTER TYPESIZE: prints "comp decodeall reader size" ratios Go / C of
+# one round.
 measure() {
   local file=$1 codec=$2 clevel=$3 filter=$4 ts=$5 n go c
   n=$(stat -c %s "$file")
@@ -67,12 +69,13 @@ measure() {
 import json, sys
 n = int(sys.argv[1]); g = json.loads(sys.argv[2]); ct, dt, cb = sys.argv[3].split()
 assert g["roundtrip_ok"]
-print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decomp_MBps_best"] / (n / float(dt) / 1e6), g["cbytes"] / int(cb))
+cd = n / float(dt) / 1e6
+print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd, g["decomp_MBps_best"] / cd, g["cbytes"] / int(cb))
 ' "$n" "$go" "$c"
 }
 
-echo "| data | setting | comp (as is / ≥15 MB) | decomp (as is / ≥15 MB) | size |"
-echo "|---|---|---|---|---|"
+echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size |"
+echo "|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
   set -- $row
   cells=()
@@ -82,11 +85,11 @@ for row in "${rows[@]}"; do
     cells+=("$(python3 -c '
 import statistics, sys
 rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
-c, d, s = (statistics.median(col) for col in zip(*rows))
-print("%.2f %.2f %.3f" % (c, d, s))
+c, d, r, s = (statistics.median(col) for col in zip(*rows))
+print("%.2f %.2f %.2f %.3f" % (c, d, r, s))
 ' <<<"$out")")
   done
-  read -r c1 d1 s1 <<<"${cells[0]}"
-  read -r c2 d2 s2 <<<"${cells[1]}"
-  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $s1 |"
+  read -r c1 d1 r1 s1 <<<"${cells[0]}"
+  read -r c2 d2 r2 s2 <<<"${cells[1]}"
+  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $r1 / $r2 | $s1 |"
 done

@@ -66,7 +66,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		pos  int64
 	}{{"metadata", p.MetaPos}, {"userdata", p.UserPos}} {
 		if a.pos != 0 {
-			c, _, err := src.chunk(nil, a.pos, false)
+			c, _, err := src.chunk(nil, a.pos, false, false)
 			if err != nil {
 				return fmt.Errorf("packed %s chunk: %w", a.name, err)
 			}
@@ -74,7 +74,7 @@ func (r *Reader) openPacked(ra io.ReaderAt, size int64) error {
 		}
 	}
 	if p.FiltersPos != 0 && p.Filters[0] == uint8(blosc2.Delta) {
-		c, _, err := src.chunk(nil, p.FiltersPos, false)
+		c, _, err := src.chunk(nil, p.FiltersPos, false, false)
 		if err != nil {
 			return fmt.Errorf("packed filters chunk: %w", err)
 		}
@@ -127,10 +127,10 @@ func (s *packedSource) headerTo(buf []byte, e int64) ([]byte, error) {
 	return frame.ReadAppend(buf[:0], s.ra, e, blosc2.MinHeaderLen, s.size, "chunk header")
 }
 
-func (s *packedSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
+func (s *packedSource) chunk(dst []byte, e int64, sum, inPlace bool) ([]byte, uint32, error) {
 	hb, err := s.headerTo(dst[len(dst):], e)
 	if err != nil {
 		return nil, 0, err
 	}
-	return sizedChunk(dst, hb, e, s.size-e, "the buffer", s.ra, e, s.size, sum)
+	return sizedChunk(dst, hb, e, s.size-e, "the buffer", s.ra, e, s.size, sum, inPlace)
 }

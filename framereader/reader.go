@@ -51,8 +51,10 @@ type Reader struct {
 // source fetches stored chunks by index entry.
 type source interface {
 	// chunk appends to dst the compressed chunk that entry e (≥ 0)
-	// designates, and computes its checksum while reading it if sum.
-	chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error)
+	// designates, and computes its checksum while reading it if sum. With
+	// inPlace, a source in memory may return the chunk where it lies
+	// instead (see frame.InPlace), which the caller then only reads.
+	chunk(dst []byte, e int64, sum, inPlace bool) ([]byte, uint32, error)
 	// header returns at least the first 16 bytes of that chunk.
 	header(e int64) ([]byte, error)
 }
@@ -103,8 +105,15 @@ func OpenAt(path string, offset int64, opts ...ReaderOption) (*Reader, error) {
 }
 
 // NewReaderBytes reads the frame at the start of b. The Reader keeps b.
+// Its chunks are decoded from b where they lie, not copied.
 func NewReaderBytes(b []byte, opts ...ReaderOption) (*Reader, error) {
-	return NewReader(bytes.NewReader(b), int64(len(b)), opts...)
+	return NewReader(frame.Memory(b), int64(len(b)), opts...)
+}
+
+// NewReadersBytes opens every frame of the concatenation in b, as
+// NewReaders does. The Readers keep b and decode its chunks where they lie.
+func NewReadersBytes(b []byte, opts ...ReaderOption) ([]*Reader, error) {
+	return NewReaders(frame.Memory(b), int64(len(b)), opts...)
 }
 
 // NewReader reads the frame that starts at offset 0 of ra, which holds
@@ -167,7 +176,11 @@ func NewReaders(ra io.ReaderAt, size int64, opts ...ReaderOption) ([]*Reader, er
 	}
 	rs := make([]*Reader, len(spans))
 	for i, sp := range spans {
-		r, err := NewReader(io.NewSectionReader(ra, sp.Offset, sp.Len), sp.Len, opts...)
+		var fra io.ReaderAt = io.NewSectionReader(ra, sp.Offset, sp.Len)
+		if m, ok := ra.(frame.Memory); ok {
+			fra = m[sp.Offset : sp.Offset+sp.Len]
+		}
+		r, err := NewReader(fra, sp.Len, opts...)
 		if err != nil {
 			return nil, fmt.Errorf("frame %d (input offset %d): %w", i, sp.Offset, err)
 		}
@@ -261,22 +274,26 @@ func (s *contiguousSource) headerTo(buf []byte, e int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: chunk at %d: header past the chunks section (cbytes %d)", blosc2.ErrCorrupt, e, s.cbytes)
 	}
 	n := min(int64(blosc2.ExtendedHeaderLen), s.cbytes-e)
+	// A header is only parsed: read in place when the frame is in memory.
+	if hb, ok, err := frame.InPlace(s.ra, s.base+e, n, s.base+s.cbytes, "chunk header"); ok {
+		return hb, err
+	}
 	return frame.ReadAppend(buf[:0], s.ra, s.base+e, n, s.base+s.cbytes, "chunk header")
 }
 
-func (s *contiguousSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
+func (s *contiguousSource) chunk(dst []byte, e int64, sum, inPlace bool) ([]byte, uint32, error) {
 	hb, err := s.headerTo(dst[len(dst):], e)
 	if err != nil {
 		return nil, 0, err
 	}
-	return sizedChunk(dst, hb, e, s.cbytes-e, "the chunks section", s.ra, s.base+e, s.base+s.cbytes, sum)
+	return sizedChunk(dst, hb, e, s.cbytes-e, "the chunks section", s.ra, s.base+e, s.base+s.cbytes, sum, inPlace)
 }
 
 // sizedChunk reads the chunk at entry e whose first bytes are hb: the
 // cbytes they declare must fit in the room bytes before the end of
 // bound; the chunk is then read at off of ra, which ends at end (with its
 // checksum if sum).
-func sizedChunk(dst, hb []byte, e, room int64, bound string, ra io.ReaderAt, off, end int64, sum bool) ([]byte, uint32, error) {
+func sizedChunk(dst, hb []byte, e, room int64, bound string, ra io.ReaderAt, off, end int64, sum, inPlace bool) ([]byte, uint32, error) {
 	p, err := blosc2.ParsePrefix(hb)
 	if err != nil {
 		return nil, 0, fmt.Errorf("chunk at %d: %w", e, err)
@@ -285,11 +302,20 @@ func sizedChunk(dst, hb []byte, e, room int64, bound string, ra io.ReaderAt, off
 	if cb > room {
 		return nil, 0, fmt.Errorf("%w: chunk at %d declares %d bytes; %s ends %d bytes later", blosc2.ErrCorrupt, e, cb, bound, room)
 	}
-	return readChunk(dst, ra, off, cb, end, "chunk", sum)
+	return readChunk(dst, ra, off, cb, end, "chunk", sum, inPlace)
 }
 
-// readChunk reads n bytes at off, with their checksum if sum.
-func readChunk(dst []byte, ra io.ReaderAt, off, n, size int64, what string, sum bool) ([]byte, uint32, error) {
+// readChunk reads n bytes at off, with their checksum if sum; in place
+// (frame.InPlace) if inPlace and ra allows it.
+func readChunk(dst []byte, ra io.ReaderAt, off, n, size int64, what string, sum, inPlace bool) ([]byte, uint32, error) {
+	if inPlace {
+		if c, ok, err := frame.InPlace(ra, off, n, size, what); ok {
+			if err != nil || !sum {
+				return c, 0, err
+			}
+			return c, frame.ChunkCRC(c), nil
+		}
+	}
 	if sum {
 		return frame.ReadAppendSum(dst, ra, off, n, size, what)
 	}
@@ -422,7 +448,7 @@ func (r *Reader) ChunkInfo(i int) (ChunkInfo, error) {
 	if cb <= 4096 || p.Special == blosc2.SpecialValue {
 		// Small chunks (and repeated-value ones, whose value follows the
 		// header) are read whole.
-		if hb, _, err = r.src.chunk(nil, ci.Entry, false); err != nil {
+		if hb, _, err = r.src.chunk(nil, ci.Entry, false, false); err != nil {
 			return ci, fmt.Errorf("chunk %d: %w", i, err)
 		}
 	}
@@ -449,6 +475,13 @@ func (r *Reader) Chunk(i int) ([]byte, error) { return r.AppendChunk(nil, i) }
 // them) to dst, reusing its spare capacity, and returns the extended
 // slice: a loop over the chunks can recycle one buffer.
 func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
+	return r.appendChunk(dst, i, false)
+}
+
+// appendChunk is AppendChunk; with inPlace, a stored chunk of a frame in
+// memory is returned where it lies (frame.InPlace): for callers that only
+// decode it.
+func (r *Reader) appendChunk(dst []byte, i int, inPlace bool) ([]byte, error) {
 	if err := r.checkIndex(i); err != nil {
 		return dst, err
 	}
@@ -469,7 +502,7 @@ func (r *Reader) AppendChunk(dst []byte, i int) ([]byte, error) {
 		}
 		return c, nil
 	}
-	c, crc, err := r.src.chunk(dst, e, r.sums != nil)
+	c, crc, err := r.src.chunk(dst, e, r.sums != nil, inPlace)
 	if err != nil {
 		return dst, fmt.Errorf("chunk %d: %w", i, err)
 	}
@@ -506,7 +539,9 @@ func (r *Reader) checkedChunk(i int) (checked, error) {
 	if err != nil {
 		return ck, err
 	}
-	c, err := r.Chunk(i)
+	// The chunk is only decoded (packedDelta clones before it changes a
+	// byte): it may be read in place.
+	c, err := r.appendChunk(nil, i, true)
 	if err != nil {
 		return ck, err
 	}

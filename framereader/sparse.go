@@ -54,7 +54,7 @@ func (s sparseSource) path(e int64) (string, error) {
 	return filepath.Join(string(s), frame.ChunkFileName(e)), nil
 }
 
-func (s sparseSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, error) {
+func (s sparseSource) chunk(dst []byte, e int64, sum, _ bool) ([]byte, uint32, error) {
 	p, err := s.path(e)
 	if err != nil {
 		return dst, 0, err
@@ -70,7 +70,7 @@ func (s sparseSource) chunk(dst []byte, e int64, sum bool) ([]byte, uint32, erro
 	if st.Size() > math.MaxInt32 {
 		return dst, 0, fmt.Errorf("%w: chunk file %s has %d bytes, more than a chunk can hold", blosc2.ErrCorrupt, p, st.Size())
 	}
-	return readChunk(dst, f, 0, st.Size(), st.Size(), "chunk file "+p, sum)
+	return readChunk(dst, f, 0, st.Size(), st.Size(), "chunk file "+p, sum, false)
 }
 
 func (s sparseSource) header(e int64) ([]byte, error) {

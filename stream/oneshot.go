@@ -7,6 +7,9 @@ import (
 	"slices"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/frame"
+	"github.com/blosc2go/blosc2/internal/option"
 )
 
 // EncodeAll compresses src into one complete contiguous frame (header
@@ -33,30 +36,47 @@ func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 
 // DecodeAll decompresses every chunk of the frames held in src, appends
 // the data to dst and returns the extended slice; the source comes first,
-// as in zstd.Decoder.DecodeAll(input, dst).
+// as in zstd.Decoder.DecodeAll(input, dst). Chunks are decoded from src
+// where they lie straight into dst, one after the other, the blocks of each
+// on the WithReaderConcurrency goroutines (1 by default). Frames holding
+// more than WithMaxMemory bytes are decoded through a Reader, dst growing
+// as the data arrives.
 func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	opts = append([]ReaderOption{WithReaderConcurrency(1)}, opts...)
+	o := defaultReaderOptions()
+	if err := option.Apply(&o, opts); err != nil {
+		return dst, err
+	}
+	a, err := openFrames(frame.Memory(src), int64(len(src)), &o, framereader.WithConcurrency(o.concurrency))
+	if err != nil {
+		return dst, err
+	}
+	size := a.Size()
+	if size > int64(o.maxMemory) {
+		return decodeAllStreaming(src, dst, opts)
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, int(size))[:start+int(size)]
+	for i, fr := range a.frames {
+		out := dst[start+int(a.starts[i]) : start+int(a.starts[i+1])]
+		if len(out) == 0 {
+			continue
+		}
+		if _, err := fr.ReadAt(out, 0); err != nil {
+			return dst[:start], fmt.Errorf("frame %d: %w", i, err)
+		}
+	}
+	return dst, nil
+}
+
+// decodeAllStreaming is DecodeAll through a Reader.
+func decodeAllStreaming(src, dst []byte, opts []ReaderOption) ([]byte, error) {
 	r, err := NewReader(bytes.NewReader(src), opts...)
 	if err != nil {
 		return dst, err
 	}
 	defer r.Close()
 	start := len(dst)
-	if size := r.Size(); size >= 0 && size <= int64(r.opts.maxMemory) {
-		// The size is known: Read decodes each chunk straight into dst
-		// (with one goroutine, nextChunk's direct path), no copy.
-		dst = slices.Grow(dst, int(size))
-		for len(dst) < cap(dst) {
-			n, err := r.Read(dst[len(dst):cap(dst)])
-			dst = dst[:len(dst)+n]
-			if err == io.EOF {
-				return dst, nil
-			}
-			if err != nil {
-				return dst[:start], err
-			}
-		}
-	}
 	buf := bytes.NewBuffer(dst)
 	if _, err := r.WriteTo(buf); err != nil {
 		return dst[:start], err

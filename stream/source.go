@@ -105,18 +105,24 @@ func newRandomAccess(src io.Reader, o *readerOptions) (*randomAccess, error) {
 	if ra == nil || size < 0 {
 		return nil, nil
 	}
-	sec := io.NewSectionReader(ra, start, size-start)
-	fopts := []framereader.ReaderOption{framereader.WithMaxMemory(o.maxMemory)}
+	return openFrames(io.NewSectionReader(ra, start, size-start), size-start, o)
+}
+
+// openFrames opens the frames that ra holds from its start (size bytes),
+// or only the first with WithMultistream(false); extra options go to each
+// frame's reader.
+func openFrames(ra io.ReaderAt, size int64, o *readerOptions, extra ...framereader.ReaderOption) (*randomAccess, error) {
+	fopts := append([]framereader.ReaderOption{framereader.WithMaxMemory(o.maxMemory)}, extra...)
 	var frames []*framereader.Reader
 	if o.single {
-		fr, err := framereader.NewReader(sec, size-start, fopts...)
+		fr, err := framereader.NewReader(ra, size, fopts...)
 		if err != nil {
 			return nil, err
 		}
 		frames = []*framereader.Reader{fr}
 	} else {
 		var err error
-		if frames, err = framereader.NewReaders(sec, size-start, fopts...); err != nil {
+		if frames, err = framereader.NewReaders(ra, size, fopts...); err != nil {
 			return nil, err
 		}
 	}

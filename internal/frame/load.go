@@ -56,6 +56,38 @@ func growBy(dst []byte, n int) []byte {
 	return append(make([]byte, 0, l+n+n/8), dst...)[:l+n]
 }
 
+// Memory is an input held in memory (framereader.NewReaderBytes): what
+// only needs looking at is read from it in place (InPlace), not copied.
+type Memory []byte
+
+// ReadAt is io.ReaderAt.
+func (m Memory) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 || off > int64(len(m)) {
+		return 0, fmt.Errorf("%w: offset %d of %d bytes in memory", blosc2.ErrInvalidOption, off, len(m))
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// InPlace returns the n bytes at off of ra, all of which must lie below
+// size, without copying them when ra is Memory: then ok is true, and the
+// slice is the caller's memory, whose capacity ends with it. Whoever
+// takes it may only read it: never write to it, append to it or pass it
+// to a buffer pool. For other inputs, ok is false and nothing is read.
+func InPlace(ra io.ReaderAt, off, n, size int64, what string) (b []byte, ok bool, err error) {
+	m, ok := ra.(Memory)
+	if !ok {
+		return nil, false, nil
+	}
+	if off < 0 || n < 0 || off > size || n > size-off || size > int64(len(m)) {
+		return nil, true, fmt.Errorf("%w: %s: %d bytes at offset %d, input has %d", blosc2.ErrTruncated, what, n, off, min(size, int64(len(m))))
+	}
+	return m[off : off+n : off+n], true, nil
+}
+
 // ReadFull reads n bytes at off from ra, all of which must lie below size.
 func ReadFull(ra io.ReaderAt, off, n, size int64, what string) ([]byte, error) {
 	return ReadAppend(nil, ra, off, n, size, what)
