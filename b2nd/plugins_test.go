@@ -3,7 +3,6 @@ package b2nd
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/errs"
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
@@ -82,15 +82,7 @@ func FuzzPluginArrays(f *testing.F) {
 	})
 }
 
-func knownErr(err error) bool {
-	for _, s := range []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
-		blosc2.ErrInvalidOption, blosc2.ErrTooLarge, blosc2.ErrChecksum} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
+func knownErr(err error) bool { return errs.IsBadInput(err) }
 
 // A zfp_rate array of real data (the rainfall grid) takes exactly meta % of
 // the raw size per block, when the block sides are multiples of 4: every

@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -11,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/errs"
 	"github.com/blosc2go/blosc2/internal/hostile"
 	"github.com/blosc2go/blosc2/internal/race"
 )
@@ -106,12 +105,4 @@ func TestHostileFramesStayInCap(t *testing.T) {
 	}
 }
 
-func isSentinel(err error) bool {
-	for _, s := range []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
-		blosc2.ErrInvalidOption, blosc2.ErrTooLarge, blosc2.ErrChecksum} {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
+func isSentinel(err error) bool { return errs.IsBadInput(err) }

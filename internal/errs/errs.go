@@ -16,3 +16,18 @@ var (
 	ErrClosed        = errors.New("blosc2: use of closed object")
 	ErrChecksum      = errors.New("blosc2: checksum mismatch")
 )
+
+// BadInput are the sentinels an error about bad input wraps: every one but
+// ErrClosed, which is about the caller's use of a closed object. The fuzz
+// and hostile-input tests of every package check errors against it.
+var BadInput = []error{ErrHeader, ErrCorrupt, ErrTruncated, ErrUnsupported, ErrInvalidOption, ErrTooLarge, ErrChecksum}
+
+// IsBadInput reports whether err wraps one of BadInput.
+func IsBadInput(err error) bool {
+	for _, s := range BadInput {
+		if errors.Is(err, s) {
+			return true
+		}
+	}
+	return false
+}

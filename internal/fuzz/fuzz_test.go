@@ -2,28 +2,18 @@ package fuzz
 
 import (
 	"bytes"
-	"errors"
 	"io"
 	"testing"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/errs"
 	"github.com/blosc2go/blosc2/internal/hostile"
 	"github.com/blosc2go/blosc2/internal/testvec"
 	"github.com/blosc2go/blosc2/stream"
 )
 
-var sentinels = []error{blosc2.ErrHeader, blosc2.ErrCorrupt, blosc2.ErrTruncated, blosc2.ErrUnsupported,
-	blosc2.ErrInvalidOption, blosc2.ErrTooLarge, blosc2.ErrChecksum}
-
-func isSentinel(err error) bool {
-	for _, s := range sentinels {
-		if errors.Is(err, s) {
-			return true
-		}
-	}
-	return false
-}
+func isSentinel(err error) bool { return errs.IsBadInput(err) }
 
 // FuzzChunkReader decodes arbitrary bytes as a frame, sequentially and
 // with random access, seeded with C-Blosc2's frames. Nothing may panic or
