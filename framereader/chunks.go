@@ -219,8 +219,16 @@ func (s *ChunkReader) step(reuse []byte) ([]byte, error) {
 		s.sumCRCs = it.Header.HasVLMeta
 		s.sc.SumChunks = s.sumCRCs
 	case frame.ItemChunk:
-		if _, err := blosc2.ParseHeader(it.Data); err != nil {
+		ch, err := blosc2.ParseHeader(it.Data)
+		if err != nil {
 			return nil, fmt.Errorf("frame %d, chunk %d at frame offset %d: %w", it.Frame, len(s.emitted), it.Pos, err)
+		}
+		// A patched header's chunk size bounds every chunk of the frame,
+		// stale ones included: a chunk declaring more is damaged, and is
+		// refused before its bytes go out rather than at the trailer.
+		if h := s.frame.Header; !h.Unpatched() && h.ChunkSize > 0 && ch.Nbytes > int(h.ChunkSize) {
+			return nil, fmt.Errorf("%w: frame %d, chunk %d at frame offset %d holds %d bytes, more than the frame's chunk size %d",
+				blosc2.ErrCorrupt, it.Frame, len(s.emitted), it.Pos, ch.Nbytes, h.ChunkSize)
 		}
 		s.emitted = append(s.emitted, it.Pos-int64(s.frame.Header.HeaderLen))
 		if s.sumCRCs {

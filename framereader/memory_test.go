@@ -2,9 +2,14 @@ package framereader_test
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/framewriter"
 )
 
 // TestBytesReadersLeaveInputIntact: Readers over bytes in memory decode
@@ -47,5 +52,53 @@ func TestBytesReadersLeaveInputIntact(t *testing.T) {
 		if !bytes.Equal(in, orig) {
 			t.Fatal("the input changed")
 		}
+	}
+}
+
+// TestChunkReaderRefusesChunkOverChunkSize: read front to back, a chunk
+// whose header was damaged to declare more bytes than the frame's chunk
+// size fails with ErrCorrupt before any of its bytes are yielded, rather
+// than when the trailer's checksums arrive.
+func TestChunkReaderRefusesChunkOverChunkSize(t *testing.T) {
+	// Written to a file, so that the header's sizes are patched: the
+	// chunk size is then known from the start.
+	path := filepath.Join(t.TempDir(), "f.b2frame")
+	w, err := framewriter.Create(path, framewriter.WithCParams(blosc2.DefaultCParams()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range 3 {
+		if err := w.WriteChunk(bytes.Repeat([]byte{byte(c), 1, 2, 3, 4, 5, 6, 7}, 8000)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := framereader.NewReaderBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, ok := r.ChunkOffset(1)
+	if !ok {
+		t.Fatal("no offset for chunk 1")
+	}
+	if p, err := blosc2.ParsePrefix(b[off:]); err != nil || p.Nbytes != 64000 {
+		t.Fatalf("chunk 1 at %d: %+v, %v", off, p, err)
+	}
+	b[off+6] ^= 0x01 // nbytes += 65536: more than the chunk size, 64000
+	s, err := framereader.NewChunkReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Next(); err != nil {
+		t.Fatalf("chunk 0: %v", err)
+	}
+	if c, err := s.Next(); !errors.Is(err, blosc2.ErrCorrupt) || c != nil {
+		t.Fatalf("chunk 1: %d bytes, %v; want ErrCorrupt", len(c), err)
 	}
 }
