@@ -618,6 +618,16 @@ func (r *Reader) DecodeChunkItems(dst []byte, i, start, n int) ([]byte, error) {
 	return out, nil
 }
 
+// ChunkSpan returns the uncompressed bytes chunk i holds: n bytes from
+// start in the frame's data (ReadAt's offsets). ReadAt of exactly that
+// span decodes the chunk straight into its buffer.
+func (r *Reader) ChunkSpan(i int) (start int64, n int, err error) {
+	if err := r.checkIndex(i); err != nil {
+		return 0, 0, err
+	}
+	return r.chunkRange(i)
+}
+
 // chunkRange returns the uncompressed start and size of chunk i.
 func (r *Reader) chunkRange(i int) (int64, int, error) {
 	if cs := int64(r.h.ChunkSize); cs > 0 {

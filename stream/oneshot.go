@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framereader"
@@ -37,17 +39,18 @@ func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 // DecodeAll decompresses every chunk of the frames held in src, appends
 // the data to dst and returns the extended slice; the source comes first,
 // as in zstd.Decoder.DecodeAll(input, dst). Chunks are decoded from src
-// where they lie straight into dst, one after the other, the blocks of each
-// on the WithReaderConcurrency goroutines (1 by default). Frames holding
-// more than WithMaxMemory bytes are decoded through a Reader, dst growing
-// as the data arrives.
+// where they lie straight into their place in dst, on the
+// WithReaderConcurrency goroutines (1 by default): a chunk each, or the
+// blocks of each chunk when there are fewer chunks than goroutines.
+// Frames holding more than WithMaxMemory bytes are decoded through a
+// Reader, dst growing as the data arrives.
 func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	opts = append([]ReaderOption{WithReaderConcurrency(1)}, opts...)
 	o := defaultReaderOptions()
 	if err := option.Apply(&o, opts); err != nil {
 		return dst, err
 	}
-	a, err := openFrames(frame.Memory(src), int64(len(src)), &o, framereader.WithConcurrency(o.concurrency))
+	a, err := openFrames(frame.Memory(src), int64(len(src)), &o)
 	if err != nil {
 		return dst, err
 	}
@@ -55,18 +58,85 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	if size > int64(o.maxMemory) {
 		return decodeAllStreaming(src, dst, opts)
 	}
+	n := o.concurrency
+	nchunks := 0
+	for _, fr := range a.frames {
+		nchunks += fr.NumChunks()
+	}
+	if n > 1 && nchunks < n {
+		// Too few chunks to keep n goroutines busy: their blocks are
+		// decoded in parallel instead (the frames are opened again for
+		// it; there are fewer than n chunks to index).
+		if a, err = openFrames(frame.Memory(src), int64(len(src)), &o, framereader.WithConcurrency(n)); err != nil {
+			return dst, err
+		}
+		n = 1
+	}
 	start := len(dst)
 	dst = slices.Grow(dst, int(size))[:start+int(size)]
-	for i, fr := range a.frames {
-		out := dst[start+int(a.starts[i]) : start+int(a.starts[i+1])]
-		if len(out) == 0 {
-			continue
-		}
-		if _, err := fr.ReadAt(out, 0); err != nil {
-			return dst[:start], fmt.Errorf("frame %d: %w", i, err)
-		}
+	if err := a.decodeChunks(dst[start:], n); err != nil {
+		return dst[:start], err
 	}
 	return dst, nil
+}
+
+// decodeChunks decodes every chunk of the frames into its place in out
+// (Size bytes), a chunk at a time on n goroutines (the caller's among
+// them), and returns the error of the first chunk in stream order that
+// fails: chunks are taken in order and none is taken after a failure, so
+// every chunk before the failing one is decoded and checked.
+func (a *randomAccess) decodeChunks(out []byte, n int) error {
+	type failure struct {
+		frame, chunk int
+		err          error
+	}
+	var (
+		next    atomic.Int64 // the next chunk to take, counted over all frames
+		failed  atomic.Bool
+		mu      sync.Mutex
+		first   *failure
+		wg      sync.WaitGroup
+		offsets = make([]int, len(a.frames)+1) // chunks before each frame
+	)
+	for i, fr := range a.frames {
+		offsets[i+1] = offsets[i] + fr.NumChunks()
+	}
+	decode := func() {
+		defer wg.Done()
+		f := 0
+		for !failed.Load() {
+			k := int(next.Add(1) - 1)
+			if k >= offsets[len(a.frames)] {
+				return
+			}
+			for offsets[f+1] <= k {
+				f++
+			}
+			fr, i := a.frames[f], k-offsets[f]
+			s, m, err := fr.ChunkSpan(i)
+			if err == nil {
+				_, err = fr.ReadAt(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s)
+			}
+			if err != nil {
+				mu.Lock()
+				if first == nil || f < first.frame || f == first.frame && i < first.chunk {
+					first = &failure{f, i, err}
+				}
+				mu.Unlock()
+				failed.Store(true)
+			}
+		}
+	}
+	wg.Add(max(n, 1))
+	for range n - 1 {
+		go decode()
+	}
+	decode()
+	wg.Wait()
+	if first != nil {
+		return fmt.Errorf("frame %d: %w", first.frame, first.err)
+	}
+	return nil
 }
 
 // decodeAllStreaming is DecodeAll through a Reader.
