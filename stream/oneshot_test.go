@@ -2,10 +2,13 @@ package stream
 
 import (
 	"bytes"
+	"errors"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/framereader"
 )
 
 // TestDecodeAllLeavesSourceIntact: DecodeAll reads the chunks of src where
@@ -48,6 +51,34 @@ func TestDecodeAllLeavesSourceIntact(t *testing.T) {
 		wg.Wait()
 		if !bytes.Equal(frames, orig) {
 			t.Fatalf("concurrency %d: DecodeAll changed its source", n)
+		}
+	}
+}
+
+// TestDecodeAllReportsFirstBadChunk: with chunks 3 and 6 damaged, DecodeAll
+// on 4 goroutines always fails on chunk 3, the first in stream order, with
+// ErrChecksum, and returns dst as it was.
+func TestDecodeAllReportsFirstBadChunk(t *testing.T) {
+	data := testData(t)
+	frame, err := EncodeAll(data, nil, WithChunkSize(len(data)/9), WithCodec(blosc2.LZ4), WithTypeSize(8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := framereader.NewReaderBytes(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{6, 3} {
+		off, ok := fr.ChunkOffset(i)
+		if !ok {
+			t.Fatalf("chunk %d has no offset", i)
+		}
+		frame[off+blosc2.ExtendedHeaderLen+20] ^= 0x40
+	}
+	for range 20 {
+		got, err := DecodeAll(frame, []byte("kept"), WithReaderConcurrency(4))
+		if !errors.Is(err, blosc2.ErrChecksum) || !strings.Contains(err.Error(), "chunk 3") || string(got) != "kept" {
+			t.Fatalf("%q, %v; want dst as it was and ErrChecksum on chunk 3", got, err)
 		}
 	}
 }
