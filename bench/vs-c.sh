@@ -6,12 +6,13 @@
 # Needs a C reference tool, built by hand outside the repository, on PATH as b2c or named by
 # $BLOSC2_B2C, with the subcommand
 #
-#   b2c bench FILE CODEC CLEVEL FILTER TYPESIZE CHUNKSIZE NTHREADS REPS
+#   b2c bench FILE CODEC CLEVEL FILTER TYPESIZE CHUNKSIZE NTHREADS REPS whole
 #
 # that appends FILE in CHUNKSIZE chunks to an in-memory super-chunk (blosc2_schunk_new,
-# contiguous=false), then decompresses every chunk (blosc2_schunk_decompress_chunk), REPS times,
-# and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST CBYTES". FILTER is nofilter, shuffle or
-# bitshuffle in filters[5]. Without the tool the script says so and exits 0.
+# contiguous=false), then decompresses every chunk (blosc2_schunk_decompress_chunk) into its
+# place in one output buffer of FILE's size ("whole"; as the Go side fills its output), REPS
+# times, and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST CBYTES". FILTER is nofilter, shuffle
+# or bitshuffle in filters[5]. Without the tool the script says so and exits 0.
 #
 # Go is `blosc2 bench`: stream.Writer into a frame in memory; back with stream.DecodeAll (the
 # frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Each
@@ -64,7 +65,7 @@ measure() {
   n=$(stat -c %s "$file")
   go=$("$tmp/blosc2" bench --codec "$codec" --clevel "$clevel" --filter "$filter" --typesize "$ts" \
     --chunksize $chunk --threads "$threads" --reps "$reps" "$file")
-  c=$("$b2c" bench "$file" "$codec" "$clevel" "$filter" "$ts" $chunk "$threads" "$reps")
+  c=$("$b2c" bench "$file" "$codec" "$clevel" "$filter" "$ts" $chunk "$threads" "$reps" whole)
   python3 -c '
 import json, sys
 n = int(sys.argv[1]); g = json.loads(sys.argv[2]); ct, dt, cb = sys.argv[3].split()
