@@ -1,6 +1,7 @@
 package blosc2
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"sync"
@@ -504,25 +505,17 @@ func (e *encoder) compressBlock(out []byte, j int, s *scratch, room int) (int, e
 }
 
 // runByte reports whether every byte of s is the same, and which. An empty
-// s is a run of zeros, as in C-Blosc2.
+// s is a run of zeros, as in C-Blosc2. s is a run exactly when it equals
+// itself shifted by one byte, which bytes.Equal compares with the
+// runtime's vector loop, stopping at the first difference.
 func runByte(s []byte) (byte, bool) {
 	if len(s) == 0 {
 		return 0, true
 	}
-	v := s[0]
-	w := uint64(v) * 0x0101010101010101
-	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		if binary.LittleEndian.Uint64(s[i:]) != w {
-			return 0, false
-		}
+	if !bytes.Equal(s[1:], s[:len(s)-1]) {
+		return 0, false
 	}
-	for ; i < len(s); i++ {
-		if s[i] != v {
-			return 0, false
-		}
-	}
-	return v, true
+	return s[0], true
 }
 
 // buildDict makes the chunk's dictionary as C-Blosc2 does (blosc/blosc2.c, get_coffset and the dictionary code),

@@ -227,3 +227,34 @@ func typesizeOf(name string) int {
 	}
 	return 1
 }
+
+// TestRunByte checks runByte against a plain loop: runs of every length up
+// to 300 bytes, and the same with one byte changed at each position.
+func TestRunByte(t *testing.T) {
+	naive := func(s []byte) (byte, bool) {
+		for _, c := range s {
+			if c != s[0] {
+				return 0, false
+			}
+		}
+		if len(s) == 0 {
+			return 0, true
+		}
+		return s[0], true
+	}
+	for n := range 300 {
+		s := bytes.Repeat([]byte{0xa5}, n)
+		if v, ok := runByte(s); !ok || (n > 0 && v != 0xa5) || (n == 0 && v != 0) {
+			t.Fatalf("run of %d: %#x %v", n, v, ok)
+		}
+		for p := range n {
+			s[p] ^= 1 << (p % 8)
+			v, ok := runByte(s)
+			wv, wok := naive(s)
+			if v != wv || ok != wok {
+				t.Fatalf("%d bytes, byte %d changed: %#x %v, want %#x %v", n, p, v, ok, wv, wok)
+			}
+			s[p] ^= 1 << (p % 8)
+		}
+	}
+}
