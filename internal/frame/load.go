@@ -62,8 +62,11 @@ type Memory []byte
 
 // ReadAt is io.ReaderAt.
 func (m Memory) ReadAt(p []byte, off int64) (int, error) {
-	if off < 0 || off > int64(len(m)) {
+	if off < 0 {
 		return 0, fmt.Errorf("%w: offset %d of %d bytes in memory", blosc2.ErrInvalidOption, off, len(m))
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF // as bytes.Reader
 	}
 	n := copy(p, m[off:])
 	if n < len(p) {
