@@ -82,3 +82,53 @@ func TestDecodeAllReportsFirstBadChunk(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteDoesNotRetainBuffer: Write compresses whole chunks of a large
+// buffer where they lie, yet the buffer is the caller's again when Write
+// returns: it is overwritten at once, and the stream still holds what was
+// written, the same frame as written in small pieces (which are copied),
+// at concurrency 1, 2 and 4, with and without a partial chunk before.
+func TestWriteDoesNotRetainBuffer(t *testing.T) {
+	data := testData(t)
+	const chunk = 50_000
+	for _, n := range []int{1, 2, 4} {
+		for _, lead := range []int{0, 777} {
+			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
+			var small bytes.Buffer
+			w, err := NewWriter(&small, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p := data; len(p) > 0; p = p[min(1000, len(p)):] {
+				w.Write(p[:min(1000, len(p))])
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+
+			var big bytes.Buffer
+			if w, err = NewWriter(&big, opts...); err != nil {
+				t.Fatal(err)
+			}
+			buf := bytes.Clone(data)
+			for _, part := range [][]byte{buf[:lead], buf[lead:]} {
+				if k, err := w.Write(part); err != nil || k != len(part) {
+					t.Fatalf("Write: %d, %v", k, err)
+				}
+				for i := range part {
+					part[i] = byte(i * 7) // the caller's again
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(big.Bytes(), small.Bytes()) {
+				t.Errorf("concurrency %d, lead %d: the frame differs from the one written in small pieces", n, lead)
+			}
+			got, err := DecodeAll(big.Bytes(), nil)
+			if err != nil || !bytes.Equal(got, data) {
+				t.Fatalf("concurrency %d, lead %d: %v", n, lead, err)
+			}
+		}
+	}
+}

@@ -28,6 +28,7 @@ type pipeline struct {
 	compressors sync.WaitGroup
 	done        chan struct{} // closed when the writer has ended
 	pending     sync.WaitGroup
+	borrowed    sync.WaitGroup // borrowed chunks not yet compressed
 	mu          sync.Mutex
 	err         error
 }
@@ -35,6 +36,9 @@ type pipeline struct {
 // job is one chunk: its raw bytes, then its compressed ones or an error.
 type job struct {
 	raw, out []byte
+	// borrowed: raw is the caller's Write buffer, which is only read and
+	// never recycled (putBorrowed).
+	borrowed bool
 	err      error
 	ready    chan struct{} // one value when out or err is set
 }
@@ -77,7 +81,11 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 					}
 					j.out, j.err = compress(buf[:0], j.raw)
 				}
-				pl.free <- j.raw[:0] // never blocks: the Writer has n+1 at most
+				if j.borrowed {
+					pl.borrowed.Done()
+				} else {
+					pl.free <- j.raw[:0] // never blocks: the Writer has n+1 at most
+				}
 				j.raw = nil
 				j.ready <- struct{}{}
 			}
@@ -133,16 +141,7 @@ func (pl *pipeline) fail(err error) {
 // one, a new one while the Writer has fewer than n+1 (n compressing, one
 // filling), or the first one a compressor frees.
 func (pl *pipeline) put(chunk []byte) []byte {
-	pl.pending.Add(1)
-	var j *job
-	select {
-	case j = <-pl.recycled:
-	default:
-		j = &job{ready: make(chan struct{}, 1)}
-	}
-	j.raw = chunk
-	pl.order <- j // waits while n chunks are in flight
-	pl.jobs <- j
+	pl.queue(chunk, false)
 	select {
 	case b := <-pl.free:
 		return b
@@ -157,6 +156,31 @@ func (pl *pipeline) put(chunk []byte) []byte {
 	}
 	return <-pl.free
 }
+
+// putBorrowed hands over a full chunk that is the caller's memory: it is
+// only read, and not kept once compressed (see waitBorrowed).
+func (pl *pipeline) putBorrowed(chunk []byte) { pl.queue(chunk, true) }
+
+// queue hands chunk to the compressors and the writer, waiting while n
+// chunks are in flight.
+func (pl *pipeline) queue(chunk []byte, borrowed bool) {
+	pl.pending.Add(1)
+	if borrowed {
+		pl.borrowed.Add(1)
+	}
+	var j *job
+	select {
+	case j = <-pl.recycled:
+	default:
+		j = &job{ready: make(chan struct{}, 1)}
+	}
+	j.raw, j.borrowed = chunk, borrowed
+	pl.order <- j
+	pl.jobs <- j
+}
+
+// waitBorrowed blocks until no compressor reads a borrowed chunk any more.
+func (pl *pipeline) waitBorrowed() { pl.borrowed.Wait() }
 
 // wait blocks until every chunk put so far has been written (or dropped
 // after an error).

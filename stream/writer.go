@@ -171,7 +171,25 @@ func (w *Writer) Write(p []byte) (int, error) {
 		return 0, err
 	}
 	n := 0
+	// Whole chunks of p may be compressed where they lie (below), on the
+	// pipeline's goroutines: p is the caller's again once Write returns.
+	defer func() {
+		if w.pipe != nil {
+			w.pipe.waitBorrowed()
+		}
+	}()
 	for len(p) > 0 {
+		if len(w.cur) == 0 && len(p) >= w.opts.chunkSize {
+			// A whole chunk of p is compressed where it lies, saving
+			// its copy into the chunk buffer.
+			cs := w.opts.chunkSize
+			if err := w.submitBorrowed(p[:cs:cs]); err != nil {
+				return n, err
+			}
+			p = p[cs:]
+			n += cs
+			continue
+		}
 		k := copy(w.cur[len(w.cur):cap(w.cur)], p)
 		w.cur = w.cur[:len(w.cur)+k]
 		p = p[k:]
@@ -242,21 +260,46 @@ func (w *Writer) submit() error {
 		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
-		// Synchronous: compress and write here, reusing one output buffer.
-		out, err := w.compressor()(w.out[:0], w.cur)
-		if err == nil {
-			w.out = out
-			err = w.sink.WriteCompressedChunk(out)
-		}
+		err := w.compressNow(w.cur)
 		w.cur = w.cur[:0]
-		if err != nil {
-			w.err = err
-		}
 		return err
 	}
 	next := w.pipe.put(w.cur)
 	w.cur = next[:0]
 	return w.check()
+}
+
+// submitBorrowed compresses chunk, a whole chunk of the caller's Write
+// buffer, where it lies: here, or in the pipeline, which never recycles
+// it and which Write waits for (waitBorrowed) before it returns.
+func (w *Writer) submitBorrowed(chunk []byte) error {
+	if err := w.ensureSink(); err != nil {
+		w.err = err
+		return err
+	}
+	if w.pipe == nil && w.opts.concurrency > 1 {
+		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.concurrency, w.opts.chunkSize, w.spareRaw, w.out)
+		w.spareRaw, w.out = nil, nil
+	}
+	if w.pipe == nil {
+		return w.compressNow(chunk)
+	}
+	w.pipe.putBorrowed(chunk)
+	return w.check()
+}
+
+// compressNow compresses chunk and writes it, in the calling goroutine
+// (its blocks still on several), reusing one output buffer.
+func (w *Writer) compressNow(chunk []byte) error {
+	out, err := w.compressor()(w.out[:0], chunk)
+	if err == nil {
+		w.out = out
+		err = w.sink.WriteCompressedChunk(out)
+	}
+	if err != nil {
+		w.err = err
+	}
+	return err
 }
 
 // Flush compresses and writes the data written so far, as a chunk shorter
