@@ -35,7 +35,7 @@ var (
 	// The Readers' decoded and compressed chunk buffers, of any size:
 	// the read-ahead's budget counts what it takes.
 	readerDecoded, readerCompressed bufferPool
-	// The Writers' chunk buffers, at most a chunk (closedChunkSize), and
+	// The Writers' chunk buffers, at most a chunk, and
 	// their compressed buffers, at most compressedSize.
 	closedChunks, closedCompressed bufferPool
 )

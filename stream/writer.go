@@ -248,16 +248,8 @@ func (w *Writer) full() bool {
 
 // submit hands the current chunk to compression and takes a fresh buffer.
 func (w *Writer) submit() error {
-	if err := w.ensureSink(); err != nil {
-		w.err = err
+	if err := w.prepare(len(w.cur)); err != nil {
 		return err
-	}
-	// The pipeline starts with the first full chunk: a short stream, or
-	// a Flush before a chunk fills, is compressed here (its blocks still
-	// on several goroutines), without the pipeline's buffers.
-	if w.pipe == nil && w.opts.concurrency > 1 && len(w.cur) == w.opts.chunkSize {
-		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.concurrency, w.opts.chunkSize, w.spareRaw, w.out)
-		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
 		err := w.compressNow(w.cur)
@@ -273,19 +265,30 @@ func (w *Writer) submit() error {
 // buffer, where it lies: here, or in the pipeline, which never recycles
 // it and which Write waits for (waitBorrowed) before it returns.
 func (w *Writer) submitBorrowed(chunk []byte) error {
-	if err := w.ensureSink(); err != nil {
-		w.err = err
+	if err := w.prepare(len(chunk)); err != nil {
 		return err
-	}
-	if w.pipe == nil && w.opts.concurrency > 1 {
-		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.concurrency, w.opts.chunkSize, w.spareRaw, w.out)
-		w.spareRaw, w.out = nil, nil
 	}
 	if w.pipe == nil {
 		return w.compressNow(chunk)
 	}
 	w.pipe.putBorrowed(chunk)
 	return w.check()
+}
+
+// prepare starts the frame before a chunk of n bytes is compressed, and
+// the pipeline with the first full chunk: a short stream, or a Flush
+// before a chunk fills, is compressed in the calling goroutine (its
+// blocks still on several), without the pipeline's buffers.
+func (w *Writer) prepare(n int) error {
+	if err := w.ensureSink(); err != nil {
+		w.err = err
+		return err
+	}
+	if w.pipe == nil && w.opts.concurrency > 1 && n == w.opts.chunkSize {
+		w.pipe = newPipeline(w.sink, w.compressor(), w.opts.concurrency, w.opts.chunkSize, w.spareRaw, w.out)
+		w.spareRaw, w.out = nil, nil
+	}
+	return nil
 }
 
 // compressNow compresses chunk and writes it, in the calling goroutine
