@@ -8,26 +8,17 @@ import (
 )
 
 // lz4Codec is C-Blosc2's LZ4 (id 1): raw LZ4 blocks, no frame. Compression
-// uses pierrec/lz4's port of the reference LZ4_compress_fast with
+// is our port of the reference LZ4_compress_fast (lz4_encode.go) with
 // acceleration 10-clevel, as C-Blosc2 does, so the streams are byte for byte
-// those of C-Blosc2 built with LZ4 1.10.
+// those of C-Blosc2 built with LZ4 1.10; pierrec/lz4 decodes them.
 type lz4Codec struct{}
-
-var lz4Pool = sync.Pool{New: func() any { return new(lz4.CompressorCCompat) }}
 
 func (lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
 	// A dictionary only changes which history offsets may reach; a stream
-	// that never reaches into it is still valid for a reader that has it.
-	// pierrec/lz4 cannot compress against a dictionary, so streams of
-	// dictionary chunks are compressed standalone.
-	c := lz4Pool.Get().(*lz4.CompressorCCompat)
-	defer lz4Pool.Put(c)
-	c.Acceleration = 10 - clevel
-	n, err := c.CompressBlock(src, dst)
-	if err != nil || n <= 0 || n > len(dst) {
-		return 0, nil // does not fit: the caller stores the stream raw
-	}
-	return n, nil
+	// that never reaches into it is still valid for a reader that has it,
+	// so streams of dictionary chunks are compressed standalone. 0 (does
+	// not fit) makes the caller store the stream raw.
+	return lz4Compress(dst, src, 10-clevel), nil
 }
 
 func (lz4Codec) Decompress(dst, src []byte, _ uint8, dict []byte) (int, error) {

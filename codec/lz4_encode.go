@@ -1,0 +1,258 @@
+package codec
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+)
+
+// The LZ4 encoder follows LZ4_compress_fast of lz4 1.10 (lib/lz4.c,
+// LZ4_compress_generic without dictionary) decision for decision, so that
+// its blocks are byte for byte those of C-Blosc2 built with LZ4 1.10, for
+// every input, acceleration and output capacity. Any change here must keep
+// that property: TestLZ4GoldenC and the C vectors compare against C.
+// Decoding stays with pierrec/lz4.
+
+const (
+	lz4MinMatch     = 4          // MINMATCH
+	lz4MFLimit      = 12         // MFLIMIT: no match starts in the last 12 bytes
+	lz4LastLiterals = 5          // LASTLITERALS: the last 5 bytes are literals
+	lz4MinLength    = 13         // LZ4_minLength: shorter inputs are all literals
+	lz4SkipTrigger  = 6          // LZ4_skipTrigger
+	lz4DistanceMax  = 65535      // LZ4_DISTANCE_MAX
+	lz4MaxInput     = 0x7E000000 // LZ4_MAX_INPUT_SIZE
+	lz4AccelMax     = 65537      // LZ4_ACCELERATION_MAX
+
+	// lz4.c hashes inputs shorter than LZ4_64Klimit (64 KiB + MFLIMIT - 1)
+	// into 8192 16-bit entries by their first 4 bytes (byU16, hash4), and
+	// longer ones into 4096 32-bit entries by their first 5 (byU32, hash5):
+	// 16 KiB either way (LZ4_MEMORY_USAGE 14).
+	lz4SmallLimit = 64<<10 + lz4MFLimit - 1
+	lz4SmallBits  = 13
+	lz4LargeBits  = 12
+	lz4TableMask  = 1<<lz4SmallBits - 1
+)
+
+// lz4Bound is LZ4_compressBound: below it, lz4.c checks the output's room
+// as it writes (limitedOutput) and gives up when it might not fit.
+func lz4Bound(n int) int { return n + n/255 + 16 }
+
+// lz4Table is the hash table of positions. Both of lz4.c's tables fit in
+// it as uint32, which spares the hot loop a second instantiation.
+type lz4Table [1 << lz4SmallBits]uint32
+
+var lz4Tables = sync.Pool{New: func() any { return new(lz4Table) }}
+
+// lz4Hash is lz4.c's LZ4_hashPosition of the 8 bytes v at a position: hash4
+// of the low 4 for small inputs, hash5 of the low 5 for large ones.
+func lz4Hash(v uint64, small bool) uint32 {
+	if small {
+		return uint32(v) * 2654435761 >> (32 - lz4SmallBits)
+	}
+	return uint32((v << 24) * 889523592379 >> (64 - lz4LargeBits))
+}
+
+// lz4Count is LZ4_count: how many bytes src[in:limit] and src[match:] have
+// in common, match < in.
+func lz4Count(src []byte, in, match, limit int) int {
+	start := in
+	// Two words a turn: long matches (runs in shuffled data) are common.
+	for in+16 <= limit {
+		if x := load64(src, in) ^ load64(src, match); x != 0 {
+			return in + bits.TrailingZeros64(x)>>3 - start
+		}
+		if x := load64(src, in+8) ^ load64(src, match+8); x != 0 {
+			return in + 8 + bits.TrailingZeros64(x)>>3 - start
+		}
+		in += 16
+		match += 16
+	}
+	for in+8 <= limit {
+		if x := load64(src, in) ^ load64(src, match); x != 0 {
+			return in + bits.TrailingZeros64(x)>>3 - start
+		}
+		in += 8
+		match += 8
+	}
+	for in < limit && src[in] == src[match] {
+		in++
+		match++
+	}
+	return in - start
+}
+
+// lz4Compress compresses src into dst as LZ4_compress_fast(src, dst,
+// len(src), len(dst), acceleration) does and returns the block's size, or
+// 0 when lz4.c gives up (the output might not fit in dst, or src is larger
+// than LZ4_MAX_INPUT_SIZE).
+func lz4Compress(dst, src []byte, acceleration int) int {
+	if acceleration < 1 {
+		acceleration = 1
+	}
+	acceleration = min(acceleration, lz4AccelMax)
+	if len(src) > lz4MaxInput {
+		return 0
+	}
+	if len(src) == 0 {
+		if len(dst) == 0 {
+			return 0
+		}
+		dst[0] = 0
+		return 1
+	}
+	t := lz4Tables.Get().(*lz4Table)
+	defer lz4Tables.Put(t)
+	small := len(src) < lz4SmallLimit
+	if small {
+		clear(t[:])
+	} else {
+		clear(t[:1<<lz4LargeBits])
+	}
+	return lz4CompressBlock(dst, src, acceleration, small, t)
+}
+
+// lz4CompressBlock is the body of lz4Compress, with t zeroed.
+func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table) int {
+	// limited: lz4.c's limitedOutput, checking the room left before each
+	// sequence with the same conservative sums, so it gives up exactly
+	// when C does.
+	limited := len(dst) < lz4Bound(len(src))
+	var anchor, ip, op int
+	if len(src) >= lz4MinLength {
+		mfLimitPlusOne := len(src) - lz4MFLimit + 1
+		matchLimit := len(src) - lz4LastLiterals
+		// Every position hashed or compared lies below mfLimitPlusOne, so
+		// its 8 bytes are within src.
+		t[lz4Hash(load64(src, 0), small)&lz4TableMask] = 0
+		ip = 1
+	sequences:
+		for {
+			var match int
+			ip, match = lz4Search(src, t, ip, mfLimitPlusOne, acceleration, small)
+			if ip < 0 {
+				break sequences
+			}
+
+			// Catch up: extend the match backwards over the literals.
+			for ip > anchor && match > 0 && src[ip-1] == src[match-1] {
+				ip--
+				match--
+			}
+
+			// The literals.
+			litLength := ip - anchor
+			token := op
+			op++
+			if limited && op+litLength+(2+1+lz4LastLiterals)+litLength/255 > len(dst) {
+				return 0
+			}
+			if litLength >= 15 {
+				dst[token] = 15 << 4
+				op = lz4PutLength(dst, op, litLength-15)
+			} else {
+				dst[token] = byte(litLength << 4)
+			}
+			if litLength <= 16 && op+16 <= len(dst) && anchor+16 <= len(src) {
+				// Short runs, the common case, in two word moves; the
+				// bytes written past the run are overwritten next.
+				binary.LittleEndian.PutUint64(dst[op:], load64(src, anchor))
+				binary.LittleEndian.PutUint64(dst[op+8:], load64(src, anchor+8))
+				op += litLength
+			} else {
+				op += copy(dst[op:op+litLength], src[anchor:ip])
+			}
+
+			for {
+				// The match: offset, then the length beyond MINMATCH.
+				offset := ip - match
+				dst[op] = byte(offset)
+				dst[op+1] = byte(offset >> 8)
+				op += 2
+				matchCode := lz4Count(src, ip+lz4MinMatch, match+lz4MinMatch, matchLimit)
+				ip += matchCode + lz4MinMatch
+				if limited && op+(1+lz4LastLiterals)+(matchCode+240)/255 > len(dst) {
+					return 0
+				}
+				if matchCode >= 15 {
+					dst[token] += 15
+					op = lz4PutLength(dst, op, matchCode-15)
+				} else {
+					dst[token] += byte(matchCode)
+				}
+				anchor = ip
+
+				if ip >= mfLimitPlusOne {
+					break sequences
+				}
+				t[lz4Hash(load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2)
+
+				// A match right at the end of this one is taken at once,
+				// with no literals.
+				v := load64(src, ip)
+				h := lz4Hash(v, small) & lz4TableMask
+				match = int(t[h])
+				t[h] = uint32(ip)
+				if match+lz4DistanceMax < ip || load32(src, match) != uint32(v) {
+					break
+				}
+				token = op
+				dst[op] = 0
+				op++
+			}
+			ip++
+		}
+	}
+
+	lastRun := len(src) - anchor
+	if limited && op+lastRun+1+(lastRun+255-15)/255 > len(dst) {
+		return 0
+	}
+	if lastRun >= 15 {
+		dst[op] = 15 << 4
+		op = lz4PutLength(dst, op+1, lastRun-15)
+	} else {
+		dst[op] = byte(lastRun << 4)
+		op++
+	}
+	return op + copy(dst[op:], src[anchor:])
+}
+
+// lz4Search finds the next match from position ip on, hashing and
+// recording each position it tries and stepping faster the longer none is
+// found, and returns its position and that of its source, or ip = -1 when
+// it reaches limit. Every position tried is below limit, so its 8 bytes
+// are within src. (Its own function: in the encoder's body the search
+// loop's state did not fit in registers.)
+func lz4Search(src []byte, t *lz4Table, ip, limit, acceleration int, small bool) (int, int) {
+	h := lz4Hash(load64(src, ip), small) & lz4TableMask
+	step := 1
+	searchMatchNb := acceleration << lz4SkipTrigger
+	for {
+		next := ip + step
+		step = searchMatchNb >> lz4SkipTrigger
+		searchMatchNb++
+		if next > limit {
+			return -1, 0
+		}
+		match := int(t[h])
+		nextH := lz4Hash(load64(src, next), small) & lz4TableMask
+		t[h] = uint32(ip)
+		// The distance test never fails for small inputs, whose
+		// positions are all below 64 KiB.
+		if match+lz4DistanceMax >= ip && load32(src, match) == load32(src, ip) {
+			return ip, match
+		}
+		ip, h = next, nextH
+	}
+}
+
+// lz4PutLength writes the rest n of a literal or match length at dst[op:]
+// (255s, then what is left) and returns the position after it.
+func lz4PutLength(dst []byte, op, n int) int {
+	for ; n >= 255; n -= 255 {
+		dst[op] = 255
+		op++
+	}
+	dst[op] = byte(n)
+	return op + 1
+}

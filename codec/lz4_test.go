@@ -1,0 +1,210 @@
+package codec
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/pierrec/lz4/v4"
+)
+
+// TestLZ4GoldenC compares the encoder with results of lz4 1.10.0's
+// LZ4_compress_fast (the LZ4 that C-Blosc2 3.3.2 bundles, built from its
+// sources and run on the inputs of blzGoldenInput) for accelerations 1–9
+// and several output capacities: size and SHA-256 of the output (0 = C gave
+// up), recorded in testdata/lz4_c110.txt.
+func TestLZ4GoldenC(t *testing.T) {
+	f, err := os.Open("testdata/lz4_c110.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	lines, nonzero, limited := 0, 0, 0
+	inputs := map[int][]byte{}
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var i, accel, maxout, size int
+		var sum string
+		if _, err := fmt.Sscanf(line, "%d %d %d %d %s", &i, &accel, &maxout, &size, &sum); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		src, ok := inputs[i]
+		if !ok {
+			src = blzGoldenInput(i)
+			inputs[i] = src
+		}
+		switch maxout {
+		case -1:
+			maxout = len(src)
+		case -2:
+			maxout = lz4Bound(len(src))
+		}
+		if maxout < lz4Bound(len(src)) {
+			limited++
+		}
+		dst := make([]byte, maxout)
+		n := lz4Compress(dst, src, accel)
+		got := dst[:n]
+		h := sha256.Sum256(got)
+		if n != size || hex.EncodeToString(h[:]) != sum {
+			t.Errorf("input %d (%d bytes) acceleration %d maxout %d: got %d bytes, C wrote %d", i, len(src), accel, maxout, n, size)
+		}
+		if size > 0 {
+			nonzero++
+			out := make([]byte, len(src))
+			if _, err := (lz4Codec{}).Decompress(out, got, 0, nil); err != nil || !bytes.Equal(out, src) {
+				t.Errorf("input %d acceleration %d: round trip failed: %v", i, accel, err)
+			}
+		}
+		lines++
+	}
+	if lines < 1000 || nonzero < lines/2 || limited < lines/2 {
+		t.Fatalf("only %d golden lines (%d compressed, %d with limited output)", lines, nonzero, limited)
+	}
+	t.Logf("%d cases (%d compressed, %d with limited output) identical to C", lines, nonzero, limited)
+}
+
+// lz4CheckAgainstPierrec compresses data with acceleration accel into dst
+// capacities from tight to the bound and requires the bytes of pierrec/lz4's
+// CompressorCCompat, an independent port of the same lz4.c function (tested
+// upstream against lz4.c's own output), and a round trip.
+func lz4CheckAgainstPierrec(t *testing.T, data []byte, accel int) {
+	t.Helper()
+	for _, maxout := range []int{lz4Bound(len(data)), len(data), len(data) / 2, len(data)/8 + 16} {
+		dst := make([]byte, maxout)
+		n := lz4Compress(dst, data, accel)
+		var c lz4.CompressorCCompat
+		c.Acceleration = accel
+		want := make([]byte, maxout)
+		m, err := c.CompressBlock(data, want)
+		if err != nil {
+			m = 0
+		}
+		if !bytes.Equal(dst[:n], want[:m]) {
+			t.Fatalf("%d bytes, acceleration %d, maxout %d: %d bytes, pierrec/lz4 wrote %d", len(data), accel, maxout, n, m)
+		}
+		if n == 0 {
+			continue
+		}
+		out := make([]byte, len(data))
+		if _, err := (lz4Codec{}).Decompress(out, dst[:n], 0, nil); err != nil || !bytes.Equal(out, data) {
+			t.Fatalf("%d bytes, acceleration %d: round trip failed: %v", len(data), accel, err)
+		}
+	}
+}
+
+// TestLZ4MatchesPierrec runs lz4CheckAgainstPierrec over the shared data's
+// files, as they are and shuffled as Blosc shuffles them, in blocks of the
+// sizes Blosc gives LZ4: both hash tables (below and above 64 KiB) and
+// every acceleration C-Blosc2 uses.
+func TestLZ4MatchesPierrec(t *testing.T) {
+	names := []string{"era_interim_u.f32.bin", "nab_aws_cloudwatch.ts.i64.bin", "loghub_2k_12sources.log",
+		"timgm6mb_samples.i16.bin", "silesia_xml"}
+	ran := 0
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(sharedDir, "data", name))
+		if err != nil {
+			t.Logf("%s: %v", name, err)
+			continue
+		}
+		if testing.Short() {
+			data = data[:min(len(data), 1<<20)]
+		}
+		shuffled := make([]byte, 0, len(data))
+		for off := 0; off < len(data); off += 1 << 18 {
+			blk := data[off:min(off+1<<18, len(data))]
+			n := len(blk) / 8
+			for k := range 8 {
+				for i := range n {
+					shuffled = append(shuffled, blk[i*8+k])
+				}
+			}
+			shuffled = append(shuffled, blk[n*8:]...)
+		}
+		for _, in := range [][]byte{data, shuffled} {
+			for _, size := range []int{1 << 14, 1<<16 + 10, 1<<16 + 11, 1 << 18} {
+				for off := 0; off+size <= len(in); off += 5 * size {
+					for accel := 1; accel <= 9; accel += 4 {
+						lz4CheckAgainstPierrec(t, in[off:off+size], accel)
+						ran++
+					}
+				}
+			}
+		}
+	}
+	// Without the shared data, the golden inputs.
+	for i := range 96 {
+		lz4CheckAgainstPierrec(t, blzGoldenInput(i), 1+i%9)
+		ran++
+	}
+	t.Logf("%d blocks identical to pierrec/lz4's", ran)
+}
+
+// FuzzLZ4Compress: for any input, acceleration and capacity, the encoder
+// writes pierrec/lz4's CompressorCCompat bytes, which decode back.
+func FuzzLZ4Compress(f *testing.F) {
+	f.Add([]byte("The quick brown fox jumps over the lazy dog. The quick brown fox!!"), 1)
+	f.Add(bytes.Repeat([]byte{0, 0, 0, 1, 0, 0, 0, 2}, 500), 5)
+	f.Add(blzGoldenInput(5), 9)
+	f.Add(blzGoldenInput(10), 3)
+	f.Fuzz(func(t *testing.T, data []byte, accel int) {
+		lz4CheckAgainstPierrec(t, data, int(uint(accel)%12))
+	})
+}
+
+// BenchmarkLZ4 compares the encoder with pierrec/lz4's port of the same
+// function on blocks of the shared data (as they are, and byte-shuffled
+// at 4), at accelerations 1 and 5 (clevel 9 and 5).
+func BenchmarkLZ4(b *testing.B) {
+	names := []string{"era_interim_u.f32.bin", "loghub_2k_12sources.log", "nab_aws_cloudwatch.ts.i64.bin"}
+	const block = 1 << 16
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(sharedDir, "data", name))
+		if err != nil {
+			b.Skipf("no shared data: %v", err)
+		}
+		data = data[:min(len(data), 32*block)]
+		shuffled := make([]byte, 0, len(data))
+		n := len(data) / 4
+		for k := range 4 {
+			for i := range n {
+				shuffled = append(shuffled, data[i*4+k])
+			}
+		}
+		for _, in := range []struct {
+			name string
+			data []byte
+		}{{name, data}, {name + "-shuffled", shuffled}} {
+			for _, accel := range []int{1, 5} {
+				dst := make([]byte, block)
+				var c lz4.CompressorCCompat
+				c.Acceleration = accel
+				for _, enc := range []struct {
+					name string
+					fn   func(blk []byte)
+				}{
+					{"ours", func(blk []byte) { lz4Compress(dst, blk, accel) }},
+					{"pierrec", func(blk []byte) { c.CompressBlock(blk, dst) }},
+				} {
+					b.Run(fmt.Sprintf("%s/accel=%d/%s", in.name, accel, enc.name), func(b *testing.B) {
+						b.SetBytes(int64(len(in.data) / block * block))
+						for b.Loop() {
+							for off := 0; off+block <= len(in.data); off += block {
+								enc.fn(in.data[off : off+block])
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
