@@ -19,6 +19,7 @@
 # cell is the median over ROUNDS rounds (default 3) of the ratio of the best of REPS (default 5)
 # repetitions, Go and C alternated within each round. Sizes: the files as they are, and each
 # repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
+# ONLY=REGEX measures only the rows it matches (e.g. ONLY=' lz4 ').
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data}
@@ -78,6 +79,7 @@ print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd
 echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size |"
 echo "|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
+  if [ -n "${ONLY:-}" ] && ! grep -Eq -- "$ONLY" <<<"$row"; then continue; fi
   set -- $row
   cells=()
   for f in "$tmp/$1" "$tmp/big.$1"; do

@@ -146,17 +146,21 @@ func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table
 			if limited && op+litLength+(2+1+lz4LastLiterals)+litLength/255 > len(dst) {
 				return 0
 			}
+			// The token is written with the match's length.
+			tok := byte(min(litLength, 15) << 4)
 			if litLength >= 15 {
-				dst[token] = 15 << 4
 				op = lz4PutLength(dst, op, litLength-15)
-			} else {
-				dst[token] = byte(litLength << 4)
 			}
-			if litLength <= 16 && op+16 <= len(dst) && anchor+16 <= len(src) {
-				// Short runs, the common case, in two word moves; the
-				// bytes written past the run are overwritten next.
-				binary.LittleEndian.PutUint64(dst[op:], load64(src, anchor))
-				binary.LittleEndian.PutUint64(dst[op+8:], load64(src, anchor+8))
+			if litLength <= 32 && op+32 <= len(dst) && anchor+32 <= len(src) {
+				// Short runs, the common case, in word moves; the bytes
+				// written past the run are overwritten next.
+				d := dst[op : op+32]
+				binary.LittleEndian.PutUint64(d, load64(src, anchor))
+				binary.LittleEndian.PutUint64(d[8:], load64(src, anchor+8))
+				if litLength > 16 {
+					binary.LittleEndian.PutUint64(d[16:], load64(src, anchor+16))
+					binary.LittleEndian.PutUint64(d[24:], load64(src, anchor+24))
+				}
 				op += litLength
 			} else {
 				op += copy(dst[op:op+litLength], src[anchor:ip])
@@ -164,20 +168,16 @@ func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table
 
 			for {
 				// The match: offset, then the length beyond MINMATCH.
-				offset := ip - match
-				dst[op] = byte(offset)
-				dst[op+1] = byte(offset >> 8)
+				binary.LittleEndian.PutUint16(dst[op:], uint16(ip-match))
 				op += 2
 				matchCode := lz4Count(src, ip+lz4MinMatch, match+lz4MinMatch, matchLimit)
 				ip += matchCode + lz4MinMatch
 				if limited && op+(1+lz4LastLiterals)+(matchCode+240)/255 > len(dst) {
 					return 0
 				}
+				dst[token] = tok + byte(min(matchCode, 15))
 				if matchCode >= 15 {
-					dst[token] += 15
 					op = lz4PutLength(dst, op, matchCode-15)
-				} else {
-					dst[token] += byte(matchCode)
 				}
 				anchor = ip
 
@@ -195,8 +195,7 @@ func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table
 				if match+lz4DistanceMax < ip || load32(src, match) != uint32(v) {
 					break
 				}
-				token = op
-				dst[op] = 0
+				token, tok = op, 0
 				op++
 			}
 			ip++
