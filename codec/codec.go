@@ -1,5 +1,7 @@
 // Package codec is the registry of the compressors that Blosc2 chunks name by
-// id: BloscLZ (implemented here), LZ4 and LZ4HC (pierrec/lz4/v4), zlib and
+// id: BloscLZ (implemented here), LZ4 (its compressor implemented here,
+// byte-exact with lz4 1.10's; decoding by pierrec/lz4/v4), LZ4HC
+// (pierrec/lz4/v4), zlib and
 // Zstandard (klauspost/compress), Snappy (klauspost/compress/snappy; C-Blosc
 // 1.x chunks only), the plugin codecs C-Blosc2 registers at start-up (NDLZ
 // and ZFP in three modes, implemented here and in [github.com/blosc2go/blosc2/codec/zfp],
