@@ -13,11 +13,11 @@ import (
 // those of C-Blosc2 built with LZ4 1.10; pierrec/lz4 decodes them.
 type lz4Codec struct{}
 
-func (lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, _ []byte) (int, error) {
-	// A dictionary only changes which history offsets may reach; a stream
-	// that never reaches into it is still valid for a reader that has it,
-	// so streams of dictionary chunks are compressed standalone. 0 (does
-	// not fit) makes the caller store the stream raw.
+func (lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, dict []byte) (int, error) {
+	// 0 (does not fit) makes the caller store the stream raw.
+	if dict != nil {
+		return lz4CompressDict(dst, src, dict, 10-clevel), nil
+	}
 	return lz4Compress(dst, src, 10-clevel), nil
 }
 

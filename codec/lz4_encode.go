@@ -86,19 +86,8 @@ func lz4Count(src []byte, in, match, limit int) int {
 // 0 when lz4.c gives up (the output might not fit in dst, or src is larger
 // than LZ4_MAX_INPUT_SIZE).
 func lz4Compress(dst, src []byte, acceleration int) int {
-	if acceleration < 1 {
-		acceleration = 1
-	}
-	acceleration = min(acceleration, lz4AccelMax)
-	if len(src) > lz4MaxInput {
-		return 0
-	}
-	if len(src) == 0 {
-		if len(dst) == 0 {
-			return 0
-		}
-		dst[0] = 0
-		return 1
+	if len(src) == 0 || len(src) > lz4MaxInput {
+		return lz4CompressEdge(dst, src)
 	}
 	t := lz4Tables.Get().(*lz4Table)
 	defer lz4Tables.Put(t)
@@ -108,33 +97,102 @@ func lz4Compress(dst, src []byte, acceleration int) int {
 	} else {
 		clear(t[:1<<lz4LargeBits])
 	}
-	return lz4CompressBlock(dst, src, acceleration, small, t)
+	return lz4CompressBlock(dst, lz4Window{buf: src}, lz4Acceleration(acceleration), small, t)
 }
 
-// lz4CompressBlock is the body of lz4Compress, with t zeroed.
-func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table) int {
+// lz4CompressDict compresses src into dst as C-Blosc2 does with a
+// dictionary: LZ4_loadDict(stream, dict), then
+// LZ4_compress_fast_continue(stream, src, dst, len(src), len(dst),
+// acceleration), with dict and src in separate buffers. Matches may reach
+// into the last 64 KiB of dict; the block decodes with that dictionary.
+func lz4CompressDict(dst, src, dict []byte, acceleration int) int {
+	if len(src) == 0 || len(src) > lz4MaxInput {
+		return lz4CompressEdge(dst, src)
+	}
+	// LZ4_loadDict keeps the last 64 KiB, or nothing from a dictionary
+	// shorter than a hash unit (8 bytes). Either way its positions count
+	// from 64 KiB below the input's first (currentOffset), and, the
+	// dictionary being shorter than that, the encoder skips table entries
+	// below the dictionary (dictSmall): the empty ones.
+	if len(dict) < 8 {
+		dict = nil
+	}
+	dict = dict[max(0, len(dict)-lz4DistanceMax-1):]
+	// The window holds the dictionary and the input one after the other,
+	// so that a match crossing from one into the other is counted as
+	// lz4.c counts it in two steps.
+	buf := make([]byte, len(dict)+len(src))
+	copy(buf, dict)
+	copy(buf[len(dict):], src)
+	w := lz4Window{buf: buf, start: len(dict), off: 1<<16 - len(dict)}
+	t := lz4Tables.Get().(*lz4Table)
+	defer lz4Tables.Put(t)
+	clear(t[:1<<lz4LargeBits])
+	for p := 0; p+8 <= len(dict); p += 3 {
+		t[lz4Hash(load64(buf, p), false)] = uint32(p + w.off)
+	}
+	return lz4CompressBlock(dst, w, lz4Acceleration(acceleration), false, t)
+}
+
+// lz4Acceleration clamps an acceleration as lz4.c does.
+func lz4Acceleration(a int) int {
+	return min(max(a, 1), lz4AccelMax)
+}
+
+// lz4CompressEdge is lz4.c's answer for an empty input (a block of one
+// token) and for one beyond LZ4_MAX_INPUT_SIZE (0).
+func lz4CompressEdge(dst, src []byte) int {
+	if len(src) > 0 || len(dst) == 0 {
+		return 0
+	}
+	dst[0] = 0
+	return 1
+}
+
+// lz4Window is what a block is compressed in: buf[start:] is the input,
+// buf[:start] the dictionary before it (none without one). The hash table
+// records position p as p+off, off being the distance lz4.c's indices
+// have from positions in buf: 0 without a dictionary, so that an empty
+// entry is position 0 as in lz4.c; 64 KiB minus the dictionary's length
+// with one, so that an empty entry is a negative position, skipped.
+type lz4Window struct {
+	buf        []byte
+	start, off int
+}
+
+// lz4CompressBlock is the body of lz4Compress and lz4CompressDict: it
+// compresses w's input into dst, t holding the dictionary's positions or
+// none.
+func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *lz4Table) int {
+	src, start, off := w.buf, w.start, w.off
 	// limited: lz4.c's limitedOutput, checking the room left before each
 	// sequence with the same conservative sums, so it gives up exactly
 	// when C does.
-	limited := len(dst) < lz4Bound(len(src))
-	var anchor, ip, op int
-	if len(src) >= lz4MinLength {
+	limited := len(dst) < lz4Bound(len(src)-start)
+	anchor, ip, op := start, start, 0
+	if len(src)-start >= lz4MinLength {
 		mfLimitPlusOne := len(src) - lz4MFLimit + 1
 		matchLimit := len(src) - lz4LastLiterals
 		// Every position hashed or compared lies below mfLimitPlusOne, so
 		// its 8 bytes are within src.
-		t[lz4Hash(load64(src, 0), small)&lz4TableMask] = 0
-		ip = 1
+		t[lz4Hash(load64(src, ip), small)&lz4TableMask] = uint32(ip + off)
+		ip++
 	sequences:
 		for {
 			var match int
-			ip, match = lz4Search(src, t, ip, mfLimitPlusOne, acceleration, small)
+			ip, match = lz4Search(src, t, ip, off, mfLimitPlusOne, acceleration, small)
 			if ip < 0 {
 				break sequences
 			}
 
-			// Catch up: extend the match backwards over the literals.
-			for ip > anchor && match > 0 && src[ip-1] == src[match-1] {
+			// Catch up: extend the match backwards over the literals, not
+			// below the start of the dictionary or of the input, whichever
+			// the match is in.
+			low := 0
+			if match >= start {
+				low = start
+			}
+			for ip > anchor && match > low && src[ip-1] == src[match-1] {
 				ip--
 				match--
 			}
@@ -184,15 +242,15 @@ func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table
 				if ip >= mfLimitPlusOne {
 					break sequences
 				}
-				t[lz4Hash(load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2)
+				t[lz4Hash(load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2 + off)
 
 				// A match right at the end of this one is taken at once,
 				// with no literals.
 				v := load64(src, ip)
 				h := lz4Hash(v, small) & lz4TableMask
-				match = int(t[h])
-				t[h] = uint32(ip)
-				if match+lz4DistanceMax < ip || load32(src, match) != uint32(v) {
+				match = int(t[h]) - off
+				t[h] = uint32(ip + off)
+				if match < 0 || match+lz4DistanceMax < ip || load32(src, match) != uint32(v) {
 					break
 				}
 				token, tok = op, 0
@@ -217,12 +275,12 @@ func lz4CompressBlock(dst, src []byte, acceleration int, small bool, t *lz4Table
 }
 
 // lz4Search finds the next match from position ip on, hashing and
-// recording each position it tries and stepping faster the longer none is
-// found, and returns its position and that of its source, or ip = -1 when
-// it reaches limit. Every position tried is below limit, so its 8 bytes
-// are within src. (Its own function: in the encoder's body the search
-// loop's state did not fit in registers.)
-func lz4Search(src []byte, t *lz4Table, ip, limit, acceleration int, small bool) (int, int) {
+// recording each position it tries (as position+off) and stepping faster
+// the longer none is found, and returns its position and that of its
+// source, or ip = -1 when it reaches limit. Every position tried is below
+// limit, so its 8 bytes are within src. (Its own function: in the
+// encoder's body the search loop's state did not fit in registers.)
+func lz4Search(src []byte, t *lz4Table, ip, off, limit, acceleration int, small bool) (int, int) {
 	h := lz4Hash(load64(src, ip), small) & lz4TableMask
 	step := 1
 	searchMatchNb := acceleration << lz4SkipTrigger
@@ -233,12 +291,13 @@ func lz4Search(src []byte, t *lz4Table, ip, limit, acceleration int, small bool)
 		if next > limit {
 			return -1, 0
 		}
-		match := int(t[h])
+		match := int(t[h]) - off
 		nextH := lz4Hash(load64(src, next), small) & lz4TableMask
-		t[h] = uint32(ip)
+		t[h] = uint32(ip + off)
 		// The distance test never fails for small inputs, whose
-		// positions are all below 64 KiB.
-		if match+lz4DistanceMax >= ip && load32(src, match) == load32(src, ip) {
+		// positions are all below 64 KiB; match < 0 is an empty entry
+		// with a dictionary.
+		if match >= 0 && match+lz4DistanceMax >= ip && load32(src, match) == load32(src, ip) {
 			return ip, match
 		}
 		ip, h = next, nextH

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/testvec"
 )
@@ -137,6 +140,44 @@ func TestCInterop(t *testing.T) {
 		}
 		want := piece{kind: blosc2.SpecialNaN, n: 100000}.expected(4)
 		cCheck(t, path, want, false)
+	})
+	t.Run("dictionaries", func(t *testing.T) {
+		// Chunks with a dictionary: LZ4 streams reach into it (our port
+		// of LZ4_compress_fast_continue), zstd ones use it as C does.
+		// Text, so that the dictionary pays.
+		var text []byte
+		for i := 0; len(text) < 300000; i++ {
+			text = fmt.Appendf(text, "2026-11-26T10:%02d:%02d host%d GET /api/v1/items/%d status=%d\n",
+				i/60%60, i%60, i%7, i*37%1000, []int{200, 404, 500}[i%3])
+		}
+		for _, id := range []codec.ID{blosc2.LZ4, blosc2.Zstd} {
+			cp := blosc2.DefaultCParams()
+			cp.Codec, cp.Level, cp.TypeSize, cp.UseDict, cp.BlockSize = id, 5, 1, true, 16384
+			cp.Filters = [blosc2.MaxFilters]blosc2.Filter{}
+			path := filepath.Join(t.TempDir(), "dict.b2frame")
+			w, err := Create(path, WithCParams(cp), WithoutSync())
+			if err != nil {
+				t.Fatal(err)
+			}
+			for off := 0; off < len(text); off += 100000 {
+				if err := w.WriteChunk(text[off:min(off+100000, len(text))]); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			r, err := framereader.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ci, err := r.ChunkInfo(0)
+			r.Close()
+			if err != nil || !ci.Header.UseDict() {
+				t.Fatalf("%s: the first chunk has no dictionary (%v)", codec.Name(id), err)
+			}
+			cCheck(t, path, text, false)
+		}
 	})
 	t.Run("vlblocks", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "vl.b2frame")
