@@ -101,8 +101,8 @@ func vectorCParams(t *testing.T, p *testvec.Params) CParams {
 
 // byteExact says whether our encoder must reproduce C-Blosc2's bytes: the
 // codecs whose streams we compress as C does (BloscLZ, and LZ4 through
-// our port of LZ4_compress_fast), without dictionaries (C's LZ4
-// dictionary is not the one it meant to copy, compat-notes 24; the codec's
+// our port of LZ4_compress_fast), without dictionaries (C writes an LZ4
+// dictionary's size over four of its bytes; the codec's
 // TestLZ4DictCVector checks the streams), and
 // every chunk that holds no codec stream at all.
 func byteExact(p *testvec.Params, chunk []byte) bool {

@@ -77,10 +77,11 @@ func TestLZ4GoldenC(t *testing.T) {
 // TestLZ4DictCVector re-encodes every stream of a chunk C-Blosc2 3.3.2
 // compressed with LZ4 and a dictionary (clevel 5, 16 KiB blocks of text)
 // with that chunk's dictionary: the bytes must be C's. (The dictionary
-// itself is not what C meant to write, compat-notes 24, so our chunks of
-// the same input differ from C's there; what is checked here is that the
-// encoder compresses against a dictionary exactly as lz4.c's
-// LZ4_loadDict + LZ4_compress_fast_continue do.)
+// itself is not what C meant to write: C writes its size over four of
+// the samples before copying them, so our chunks of the same input differ
+// from C's there. What is checked here is that the encoder compresses
+// against a dictionary exactly as lz4.c's LZ4_loadDict +
+// LZ4_compress_fast_continue do.)
 func TestLZ4DictCVector(t *testing.T) {
 	ch, err := os.ReadFile("../testdata/vectors/chunks/dict-lz4-c5-text.cdata")
 	if err != nil {
