@@ -15,7 +15,8 @@ import (
 // it is beside the module, else the small copies in testdata/data.
 func benchFiles(b *testing.B) map[string][]byte {
 	dir := testvec.SharedData()
-	names := []string{"era5_t2m_uk_2019-03.f32.bin", "nab_aws_cloudwatch.value.f64.bin", "timgm6mb_samples.i16.bin", "loghub_2k_12sources.log"}
+	names := []string{"era5_t2m_uk_2019-03.f32.bin", "nab_aws_cloudwatch.value.f64.bin", "timgm6mb_samples.i16.bin", "loghub_2k_12sources.log",
+		"egm96_15_geoid.f32.bin"}
 	if dir == "" {
 		dir = testvec.DataDir()
 		names = []string{"rainfall_grid_150x150.f32.bin", "nab_nyc_taxi.value.f64.bin", "ecg_mitbih_208.u16.bin"}
