@@ -663,37 +663,22 @@ func blzGoldenInput(i int) []byte {
 // for every clevel and several output capacities: size and SHA-256 of the
 // output (0 = C gave up).
 func TestBloscLZGoldenC(t *testing.T) {
-	f, err := os.Open("testdata/blosclz_c332.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
 	lines, nonzero := 0, 0
-	for sc.Scan() {
-		line := sc.Text()
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		var i, clevel, maxout, size int
-		var sum string
-		if _, err := fmt.Sscanf(line, "%d %d %d %d %s", &i, &clevel, &maxout, &size, &sum); err != nil {
-			t.Fatalf("bad line %q: %v", line, err)
-		}
-		src := blzGoldenInput(i)
+	for _, c := range readGolden(t, "testdata/blosclz_c332.txt") {
+		src := blzGoldenInput(c.input)
+		maxout := c.maxout
 		if maxout < 0 {
 			maxout = len(src)
 		}
-		got := blzCompress(t, src, clevel, maxout)
-		h := sha256.Sum256(got)
-		if len(got) != size || hex.EncodeToString(h[:]) != sum {
-			t.Errorf("input %d (%d bytes) clevel %d maxout %d: got %d bytes, C wrote %d", i, len(src), clevel, maxout, len(got), size)
+		got := blzCompress(t, src, c.level, maxout)
+		if !c.matches(got) {
+			t.Errorf("input %d (%d bytes) clevel %d maxout %d: got %d bytes, C wrote %d", c.input, len(src), c.level, maxout, len(got), c.size)
 		}
-		if size > 0 {
+		if c.size > 0 {
 			nonzero++
 			out := make([]byte, len(src))
 			if _, err := (blosclzCodec{}).Decompress(out, got, 0, nil); err != nil || !bytes.Equal(out, src) {
-				t.Errorf("input %d clevel %d: round trip failed: %v", i, clevel, err)
+				t.Errorf("input %d clevel %d: round trip failed: %v", c.input, c.level, err)
 			}
 		}
 		lines++
@@ -702,6 +687,49 @@ func TestBloscLZGoldenC(t *testing.T) {
 		t.Fatalf("only %d golden lines", lines)
 	}
 	t.Logf("%d cases (%d compressed) identical to C", lines, nonzero)
+}
+
+// goldenCase is one line of a file of C's encoder results on the inputs of
+// blzGoldenInput: the input's number, the level (or acceleration), the
+// output capacity (negative: a code the test resolves), and the size and
+// SHA-256 of C's output (size 0: C gave up).
+type goldenCase struct {
+	input, level, maxout, size int
+	sum                        string
+}
+
+// readGolden reads the cases of a golden file, skipping blank and comment
+// lines.
+func readGolden(t *testing.T, path string) []goldenCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cases []goldenCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		var c goldenCase
+		if _, err := fmt.Sscanf(line, "%d %d %d %d %s", &c.input, &c.level, &c.maxout, &c.size, &c.sum); err != nil {
+			t.Fatalf("%s: bad line %q: %v", path, line, err)
+		}
+		cases = append(cases, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+// matches reports whether got is C's output: its size and SHA-256.
+func (c goldenCase) matches(got []byte) bool {
+	h := sha256.Sum256(got)
+	return len(got) == c.size && hex.EncodeToString(h[:]) == c.sum
 }
 
 // TestBloscLZCVectors decodes every BloscLZ stream of the C-written chunks in
