@@ -43,6 +43,10 @@ type lz4Table [1 << lz4SmallBits]uint32
 
 var lz4Tables = sync.Pool{New: func() any { return new(lz4Table) }}
 
+// lz4Windows recycles the windows of dictionary and input that
+// lz4CompressDict compresses in, one per stream of a dictionary chunk.
+var lz4Windows = sync.Pool{New: func() any { return new([]byte) }}
+
 // lz4Hash is lz4.c's LZ4_hashPosition of the 8 bytes v at a position: hash4
 // of the low 4 for small inputs, hash5 of the low 5 for large ones.
 func lz4Hash(v uint64, small bool) uint32 {
@@ -121,9 +125,10 @@ func lz4CompressDict(dst, src, dict []byte, acceleration int) int {
 	// The window holds the dictionary and the input one after the other,
 	// so that a match crossing from one into the other is counted as
 	// lz4.c counts it in two steps.
-	buf := make([]byte, len(dict)+len(src))
-	copy(buf, dict)
-	copy(buf[len(dict):], src)
+	wp := lz4Windows.Get().(*[]byte)
+	defer lz4Windows.Put(wp)
+	buf := append(append((*wp)[:0], dict...), src...)
+	*wp = buf
 	w := lz4Window{buf: buf, start: len(dict), off: 1<<16 - len(dict)}
 	t := lz4Tables.Get().(*lz4Table)
 	defer lz4Tables.Put(t)
