@@ -314,10 +314,11 @@ func (s *ChunkReader) finish(trailer []byte) error {
 		if len(s.emitted) > 0 {
 			return fmt.Errorf("%w: %d chunks but no index", blosc2.ErrCorrupt, len(s.emitted))
 		}
-		if err := s.verify(vl, trailer, frame.Index{}); err != nil {
+		sizes, err := s.verify(vl, trailer, frame.Index{})
+		if err != nil {
 			return err
 		}
-		return s.checkTotal()
+		return s.checkTotal(sizes)
 	}
 	want := -1
 	if patched && h.ChunkSize > 0 {
@@ -351,34 +352,50 @@ func (s *ChunkReader) finish(trailer []byte) error {
 	if j != len(s.emitted) {
 		return fmt.Errorf("%w: %d stored chunks, the index references %d", blosc2.ErrCorrupt, len(s.emitted), j)
 	}
-	if err := s.verify(vl, trailer, idx); err != nil {
+	sizes, err := s.verify(vl, trailer, idx)
+	if err != nil {
 		return err
 	}
 	if first < 0 {
-		return s.checkTotal()
+		return s.checkTotal(sizes)
 	}
 	// Every one holds the chunk size but the last, which holds what nbytes
-	// leaves (patched frames; in others it has the chunk size too).
+	// leaves (when nbytes is known; else it has the chunk size too).
 	count := int64(idx.Len() - first)
-	cs := int64(h.ChunkSize)
+	cs := int64(sizes.ChunkSize)
 	if cs <= 0 {
 		return fmt.Errorf("%w: special chunks %d… of a variable-size frame: their sizes are unknowable in one pass", blosc2.ErrUnsupported, first)
 	}
 	last := cs
-	if patched {
-		last = h.Nbytes - s.fNbytes - (count-1)*cs
+	if sizes.Nbytes >= 0 {
+		last = sizes.Nbytes - s.fNbytes - (count-1)*cs
 	}
 	if last <= 0 || last > cs {
-		return fmt.Errorf("%w: %d special chunks of %d bytes after %d bytes of stored ones cannot make nbytes %d", blosc2.ErrCorrupt, count, cs, s.fNbytes, h.Nbytes)
+		return fmt.Errorf("%w: %d special chunks of %d bytes after %d bytes of stored ones cannot make nbytes %d", blosc2.ErrCorrupt, count, cs, s.fNbytes, sizes.Nbytes)
 	}
 	s.tail = specialTail{idx: idx, next: first, end: idx.Len(), size: cs, last: last, typeSize: int(h.TypeSize), blockSize: int(h.BlockSize)}
 	return nil
 }
 
+// frameSizes are the frame's uncompressed total and chunk size, as far as
+// they are known: Nbytes is -1 when neither the header (unpatched) nor a
+// checksum record says it.
+type frameSizes struct {
+	Nbytes    int64
+	ChunkSize int32
+}
+
 // verify checks the frame's chunks, read and yielded already, against its
 // checksum record, when it has a current one: as gzip checks its CRC at
-// the end of a member, before io.EOF.
-func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index) error {
+// the end of a member, before io.EOF. It returns the frame's sizes: the
+// header's, or the record's where the header was not patched, so that a
+// header that only looks unpatched (damaged) cannot make the caller guess
+// them when the record knows them.
+func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index) (frameSizes, error) {
+	sizes := frameSizes{Nbytes: s.frame.Header.Nbytes, ChunkSize: s.frame.Header.ChunkSize}
+	if s.frame.Header.Unpatched() {
+		sizes.Nbytes = -1
+	}
 	state, sums, err := frame.LoadChecksums(vl, trailer, idx.Len(), func(c *frame.Checksums) error {
 		h := *s.frame.Header
 		if h.Unpatched() {
@@ -388,36 +405,36 @@ func (s *ChunkReader) verify(vl []frame.VLMeta, trailer []byte, idx frame.Index)
 		return c.CheckHeader(&h, idx.Len())
 	})
 	if err != nil || state != frame.ChecksumsValid {
-		return err
+		return sizes, err
 	}
+	sizes = frameSizes{Nbytes: sums.Nbytes, ChunkSize: sums.ChunkSize}
 	if !s.sumCRCs {
-		return fmt.Errorf("%w: the header says the frame has no vlmetalayers, but its trailer holds a checksum record", blosc2.ErrChecksum)
+		return sizes, fmt.Errorf("%w: the header says the frame has no vlmetalayers, but its trailer holds a checksum record", blosc2.ErrChecksum)
 	}
 	j := 0
 	for i := range idx.Len() {
 		e := idx.At(i)
 		if e < 0 {
 			if err := sums.Verify(i, e, nil); err != nil {
-				return err
+				return sizes, err
 			}
 			continue
 		}
 		if err := sums.VerifyCRC(i, s.crcs[j]); err != nil {
-			return fmt.Errorf("%w (stored at frame offset %d)", err, e+int64(s.frame.Header.HeaderLen))
+			return sizes, fmt.Errorf("%w (stored at frame offset %d)", err, e+int64(s.frame.Header.HeaderLen))
 		}
 		j++
 	}
-	return nil
+	return sizes, nil
 }
 
-// checkTotal compares the frame's uncompressed total with a patched
-// header.
-func (s *ChunkReader) checkTotal() error {
-	h := s.frame.Header
-	if h.Unpatched() || s.fNbytes == h.Nbytes {
+// checkTotal compares the frame's uncompressed total with the one its
+// patched header or checksum record gives (sizes, from verify).
+func (s *ChunkReader) checkTotal(sizes frameSizes) error {
+	if sizes.Nbytes < 0 || s.fNbytes == sizes.Nbytes {
 		return nil
 	}
-	return fmt.Errorf("%w: chunks hold %d bytes, the header says nbytes %d", blosc2.ErrCorrupt, s.fNbytes, h.Nbytes)
+	return fmt.Errorf("%w: chunks hold %d bytes, the frame says nbytes %d", blosc2.ErrCorrupt, s.fNbytes, sizes.Nbytes)
 }
 
 // WriteTo decodes every remaining chunk in order and writes the data to w
