@@ -71,7 +71,7 @@ func lz4Count(src []byte, in, match, limit int) int {
 		in += 16
 		match += 16
 	}
-	for in+8 <= limit {
+	if in+8 <= limit {
 		if x := load64(src, in) ^ load64(src, match); x != 0 {
 			return in + bits.TrailingZeros64(x)>>3 - start
 		}
@@ -129,7 +129,7 @@ func lz4CompressDict(dst, src, dict []byte, acceleration int) int {
 	defer lz4Windows.Put(wp)
 	buf := append(append((*wp)[:0], dict...), src...)
 	*wp = buf
-	w := lz4Window{buf: buf, start: len(dict), off: 1<<16 - len(dict)}
+	w := lz4Window{buf: buf, start: len(dict), off: lz4DistanceMax + 1 - len(dict)}
 	t := lz4Tables.Get().(*lz4Table)
 	defer lz4Tables.Put(t)
 	clear(t[:1<<lz4LargeBits])

@@ -129,6 +129,24 @@ func lz4CheckAgainstPierrec(t *testing.T, data []byte, accel int) {
 	}
 }
 
+// shuffleBlocks returns data byte-shuffled at element size ts as Blosc
+// shuffles it, block by block (the bytes past the last whole element of a
+// block stay in place).
+func shuffleBlocks(data []byte, ts, blockSize int) []byte {
+	out := make([]byte, 0, len(data))
+	for off := 0; off < len(data); off += blockSize {
+		blk := data[off:min(off+blockSize, len(data))]
+		n := len(blk) / ts
+		for k := range ts {
+			for i := range n {
+				out = append(out, blk[i*ts+k])
+			}
+		}
+		out = append(out, blk[n*ts:]...)
+	}
+	return out
+}
+
 // TestLZ4MatchesPierrec runs lz4CheckAgainstPierrec over the shared data's
 // files, as they are and shuffled as Blosc shuffles them, in blocks of the
 // sizes Blosc gives LZ4: both hash tables (below and above 64 KiB) and
@@ -146,18 +164,7 @@ func TestLZ4MatchesPierrec(t *testing.T) {
 		if testing.Short() {
 			data = data[:min(len(data), 1<<20)]
 		}
-		shuffled := make([]byte, 0, len(data))
-		for off := 0; off < len(data); off += 1 << 18 {
-			blk := data[off:min(off+1<<18, len(data))]
-			n := len(blk) / 8
-			for k := range 8 {
-				for i := range n {
-					shuffled = append(shuffled, blk[i*8+k])
-				}
-			}
-			shuffled = append(shuffled, blk[n*8:]...)
-		}
-		for _, in := range [][]byte{data, shuffled} {
+		for _, in := range [][]byte{data, shuffleBlocks(data, 8, 1<<18)} {
 			for _, size := range []int{1 << 14, 1<<16 + 10, 1<<16 + 11, 1 << 18} {
 				for off := 0; off+size <= len(in); off += 5 * size {
 					for accel := 1; accel <= 9; accel += 4 {
@@ -217,17 +224,10 @@ func BenchmarkLZ4(b *testing.B) {
 			b.Skipf("no shared data: %v", err)
 		}
 		data = data[:min(len(data), 32*block)]
-		shuffled := make([]byte, 0, len(data))
-		n := len(data) / 4
-		for k := range 4 {
-			for i := range n {
-				shuffled = append(shuffled, data[i*4+k])
-			}
-		}
 		for _, in := range []struct {
 			name string
 			data []byte
-		}{{name, data}, {name + "-shuffled", shuffled}} {
+		}{{name, data}, {name + "-shuffled", shuffleBlocks(data, 4, len(data))}} {
 			for _, accel := range []int{1, 5} {
 				dst := make([]byte, block)
 				var c lz4.CompressorCCompat
