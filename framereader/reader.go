@@ -746,7 +746,20 @@ func (r *Reader) chunkAt(off int64) (int, error) {
 // blosc2.ErrChecksum, never wrong bytes. It
 // decodes only the chunks, and within them only the blocks, that hold the
 // range.
-func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
+func (r *Reader) ReadAt(p []byte, off int64) (int, error) { return r.readAt(p, off, &r.dp) }
+
+// ReadAtConcurrency is [Reader.ReadAt] with the blocks of each chunk
+// decoded on n goroutines (n ≤ 1: the caller's alone), whatever
+// [WithConcurrency] set: a caller that spreads chunks over its own
+// goroutines chooses, chunk by chunk, whether one chunk's blocks should be
+// spread too (the last chunks of a frame, when the others are done).
+func (r *Reader) ReadAtConcurrency(p []byte, off int64, n int) (int, error) {
+	dp := r.dp
+	dp.Concurrency = n
+	return r.readAt(p, off, &dp)
+}
+
+func (r *Reader) readAt(p []byte, off int64, dp *blosc2.DParams) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("%w: negative offset %d", blosc2.ErrInvalidOption, off)
 	}
@@ -771,13 +784,13 @@ func (r *Reader) ReadAt(p []byte, off int64) (int, error) {
 		lo := int(off + int64(done) - start)
 		m := min(n-lo, len(p)-done)
 		if lo == 0 && m == n {
-			if _, err := blosc2.DecompressTo(p[done:done+n], c, &r.dp); err != nil {
+			if _, err := blosc2.DecompressTo(p[done:done+n], c, dp); err != nil {
 				return done, fmt.Errorf("chunk %d: %w", i, err)
 			}
 			if ck.h.Special() == blosc2.SpecialUninit {
 				clear(p[done : done+n])
 			}
-		} else if err := decodeRange(p[done:done+m], c, lo, &r.dp); err != nil {
+		} else if err := decodeRange(p[done:done+m], c, lo, dp); err != nil {
 			return done, fmt.Errorf("chunk %d: %w", i, err)
 		}
 		r.addRef(ck.delta, p[done:done+m], lo)

@@ -150,13 +150,21 @@ func checkParams(t *testing.T, r *Reader, v *testvec.Vector) {
 }
 
 // checkReadAt reads random ranges through ReadAt and compares them with
-// the decoded whole.
+// the decoded whole; the whole and every range also through
+// ReadAtConcurrency, on 1 to 4 goroutines.
 func checkReadAt(t *testing.T, r *Reader, want []byte) {
 	t.Helper()
 	all := make([]byte, len(want))
 	n, err := r.ReadAt(all, 0)
 	if n != len(want) || (err != nil && err != io.EOF) || !bytes.Equal(all, want) {
 		t.Fatalf("ReadAt all: %d, %v, equal %v", n, err, bytes.Equal(all, want))
+	}
+	for g := 1; g <= 4; g++ {
+		clear(all)
+		n, err := r.ReadAtConcurrency(all, 0, g)
+		if n != len(want) || (err != nil && err != io.EOF) || !bytes.Equal(all, want) {
+			t.Fatalf("ReadAtConcurrency all, %d goroutines: %d, %v, equal %v", g, n, err, bytes.Equal(all, want))
+		}
 	}
 	if len(want) == 0 {
 		return
@@ -172,6 +180,11 @@ func checkReadAt(t *testing.T, r *Reader, want []byte) {
 		}
 		if !bytes.Equal(p, want[off:off+ln]) {
 			t.Fatalf("ReadAt(%d, %d): wrong bytes", off, ln)
+		}
+		g := 1 + rng.IntN(4)
+		clear(p)
+		if n, err := r.ReadAtConcurrency(p, int64(off), g); n != ln || (err != nil && !(err == io.EOF && off+ln == len(want))) || !bytes.Equal(p, want[off:off+ln]) {
+			t.Fatalf("ReadAtConcurrency(%d, %d), %d goroutines: %d, %v, equal %v", off, ln, g, n, err, bytes.Equal(p, want[off:off+ln]))
 		}
 	}
 	// Past the end.

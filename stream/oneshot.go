@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 
 	"github.com/blosc2go/blosc2"
-	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/option"
 )
@@ -40,8 +39,9 @@ func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 // the data to dst and returns the extended slice; the source comes first,
 // as in zstd.Decoder.DecodeAll(input, dst). Chunks are decoded from src
 // where they lie straight into their place in dst, on the
-// WithReaderConcurrency goroutines (1 by default): a chunk each, or the
-// blocks of each chunk when there are fewer chunks than goroutines.
+// WithReaderConcurrency goroutines (1 by default): a chunk each, and the
+// blocks of the last chunks spread over them all, so that none sits idle
+// while the others finish.
 // Frames holding more than WithMaxMemory bytes are decoded through a
 // Reader, dst growing as the data arrives.
 func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
@@ -58,33 +58,27 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	if size > int64(o.maxMemory) {
 		return decodeAllStreaming(src, dst, opts)
 	}
-	n := o.concurrency
-	nchunks := 0
-	for _, fr := range a.frames {
-		nchunks += fr.NumChunks()
-	}
-	if n > 1 && nchunks < n {
-		// Too few chunks to keep n goroutines busy: their blocks are
-		// decoded in parallel instead (the frames are opened again for
-		// it; there are fewer than n chunks to index).
-		if a, err = openFrames(frame.Memory(src), int64(len(src)), &o, framereader.WithConcurrency(n)); err != nil {
-			return dst, err
-		}
-		n = 1
-	}
 	start := len(dst)
 	dst = slices.Grow(dst, int(size))[:start+int(size)]
-	if err := a.decodeChunks(dst[start:], n); err != nil {
+	if err := a.decodeChunks(dst[start:], o.concurrency); err != nil {
 		return dst[:start], err
 	}
 	return dst, nil
 }
 
-// decodeChunks decodes every chunk of the frames into its place in out
-// (Size bytes), a chunk at a time on n goroutines (the caller's among
-// them), and returns the error of the first chunk in stream order that
-// fails: chunks are taken in order and none is taken after a failure, so
-// every chunk before the failing one is decoded and checked.
+// decodeChunks decodes every chunk of the frames into its place
+// in out (Size bytes) on n goroutines (the caller's among them), and
+// returns the error of the first chunk in stream order that fails: chunks
+// are taken in order and none is taken after a failure, so every chunk
+// before the failing one is decoded and checked.
+//
+// Each goroutine decodes a chunk at a time on its own, but for the last
+// chunks: when n goroutines divide the chunks unevenly (a short last
+// chunk, a count that is not a multiple of n, fewer chunks than
+// goroutines), the first to finish would sit idle while the others end. So
+// the chunks past the last whole round of n that leaves at least one over
+// have their blocks decoded on n goroutines each; while the other rounds
+// still run, the runtime shares the processors among them.
 func (a *randomAccess) decodeChunks(out []byte, n int) error {
 	type failure struct {
 		frame, chunk int
@@ -101,12 +95,24 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 	for i, fr := range a.frames {
 		offsets[i+1] = offsets[i] + fr.NumChunks()
 	}
+	nchunks := offsets[len(a.frames)]
+	n = max(min(n, nchunks), 1)
+	tail := 0 // chunks from here on spread their blocks
+	if n > 1 {
+		tail = (nchunks - 1) / n * n
+	}
+	blockGoroutines := func(k int) int {
+		if k >= tail {
+			return n
+		}
+		return 1
+	}
 	decode := func() {
 		defer wg.Done()
 		f := 0
 		for !failed.Load() {
 			k := int(next.Add(1) - 1)
-			if k >= offsets[len(a.frames)] {
+			if k >= nchunks {
 				return
 			}
 			for offsets[f+1] <= k {
@@ -115,7 +121,7 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 			fr, i := a.frames[f], k-offsets[f]
 			s, m, err := fr.ChunkSpan(i)
 			if err == nil {
-				_, err = fr.ReadAt(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s)
+				_, err = fr.ReadAtConcurrency(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s, blockGoroutines(k))
 			}
 			if err != nil {
 				mu.Lock()
@@ -127,7 +133,7 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 			}
 		}
 	}
-	wg.Add(max(n, 1))
+	wg.Add(n)
 	for range n - 1 {
 		go decode()
 	}

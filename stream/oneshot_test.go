@@ -3,6 +3,8 @@ package stream
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -31,7 +33,7 @@ func TestDecodeAllLeavesSourceIntact(t *testing.T) {
 	}
 	want := bytes.Repeat(data, 3)
 	orig := bytes.Clone(frames)
-	for _, n := range []int{1, 2, 4} {
+	for _, n := range []int{1, 2, 3, 4, 5} {
 		var wg sync.WaitGroup
 		for k := range 3 {
 			wg.Add(1)
@@ -55,30 +57,47 @@ func TestDecodeAllLeavesSourceIntact(t *testing.T) {
 	}
 }
 
-// TestDecodeAllReportsFirstBadChunk: with chunks 3 and 6 damaged, DecodeAll
-// on 4 goroutines always fails on chunk 3, the first in stream order, with
-// ErrChecksum, and returns dst as it was.
+// TestDecodeAllReportsFirstBadChunk: with some of the ten chunks (of
+// several blocks each, the last one half as long) damaged,
+// DecodeAll on 2 to 5 goroutines always fails on the first damaged chunk
+// in stream order, with ErrChecksum, and returns dst as it was: also when
+// that chunk or another damaged one is among the last chunks, whose
+// blocks are spread over the goroutines.
 func TestDecodeAllReportsFirstBadChunk(t *testing.T) {
 	data := testData(t)
-	frame, err := EncodeAll(data, nil, WithChunkSize(len(data)/9), WithCodec(blosc2.LZ4), WithTypeSize(8))
+	good, err := EncodeAll(data, nil, WithChunkSize(len(data)*2/19), WithBlockSize(4096), WithCodec(blosc2.LZ4), WithTypeSize(8))
 	if err != nil {
 		t.Fatal(err)
 	}
-	fr, err := framereader.NewReaderBytes(frame)
+	fr, err := framereader.NewReaderBytes(good)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, i := range []int{6, 3} {
-		off, ok := fr.ChunkOffset(i)
-		if !ok {
-			t.Fatalf("chunk %d has no offset", i)
+	if fr.NumChunks() != 10 {
+		t.Fatalf("%d chunks, want 10 (a short last one)", fr.NumChunks())
+	}
+	last, err := fr.ChunkInfo(9)
+	if err != nil || last.Header.BlockSize*2 > last.Nbytes {
+		t.Fatalf("the last chunk holds one block (%+v, %v); want several", last, err)
+	}
+	for _, damaged := range [][]int{{6, 3}, {9, 3}, {8, 9}, {9}} {
+		frame := bytes.Clone(good)
+		for _, i := range damaged {
+			off, ok := fr.ChunkOffset(i)
+			info, err := fr.ChunkInfo(i)
+			if !ok || err != nil {
+				t.Fatalf("chunk %d: no offset, or %v", i, err)
+			}
+			frame[off+int64(info.Cbytes)/2] ^= 0x40
 		}
-		frame[off+blosc2.ExtendedHeaderLen+20] ^= 0x40
-	}
-	for range 20 {
-		got, err := DecodeAll(frame, []byte("kept"), WithReaderConcurrency(4))
-		if !errors.Is(err, blosc2.ErrChecksum) || !strings.Contains(err.Error(), "chunk 3") || string(got) != "kept" {
-			t.Fatalf("%q, %v; want dst as it was and ErrChecksum on chunk 3", got, err)
+		want := fmt.Sprintf("chunk %d:", slices.Min(damaged))
+		for _, n := range []int{2, 3, 4, 5} {
+			for range 10 {
+				got, err := DecodeAll(frame, []byte("kept"), WithReaderConcurrency(n))
+				if !errors.Is(err, blosc2.ErrChecksum) || !strings.Contains(err.Error(), want) || string(got) != "kept" {
+					t.Fatalf("chunks %v damaged, %d goroutines: %q, %v; want dst as it was and ErrChecksum on %s", damaged, n, got, err, want)
+				}
+			}
 		}
 	}
 }
