@@ -73,7 +73,7 @@ func telemetry(n int, phase float64) []byte {
 // BenchmarkMemory streams a generated telemetry stream (10 GiB by default,
 // BLOSC2_MEMBENCH_BYTES to change it) through a Writer into a pipe and a
 // Reader out of it, and reports the peak live heap next to the bound:
-// (2×concurrency+3) chunk sizes for the Writer, (concurrency+2) for the
+// (2×concurrency+3) chunk sizes for the Writer, (concurrency+3) for the
 // Reader.
 func BenchmarkMemory(b *testing.B) {
 	total := int64(10 << 30)
@@ -120,11 +120,11 @@ func BenchmarkMemory(b *testing.B) {
 		}
 		el := time.Since(t0)
 		p := peak.done()
-		bound := uint64((2*conc+3)*chunk + (conc+2)*chunk) // writer, reader
+		bound := uint64((2*conc+3)*chunk + (conc+3)*chunk) // writer, reader
 		b.ReportMetric(float64(p-base)/(1<<20), "peak-heap-MiB")
 		b.ReportMetric(float64(bound)/(1<<20), "bound-MiB")
 		b.ReportMetric(float64(total)/1e6/el.Seconds(), "MB/s")
-		fmt.Fprintf(os.Stderr, "streamed %d bytes in %v: peak live heap above baseline %.1f MiB, bound (Writer + Reader) (2×%d+3 + %d+2)×4 MiB = %.0f MiB\n",
+		fmt.Fprintf(os.Stderr, "streamed %d bytes in %v: peak live heap above baseline %.1f MiB, bound (Writer + Reader) (2×%d+3 + %d+3)×4 MiB = %.0f MiB\n",
 			total, el, float64(p-base)/(1<<20), conc, conc, float64(bound)/(1<<20))
 	}
 }

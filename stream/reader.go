@@ -367,10 +367,13 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 	ra := &readAhead{
 		spareBuffers: spares,
 		budget:       newBudget(int64(dp.MaxMemory), spares),
-		order:        make(chan *decoded, max(n-1, 1)),
-		recycled:     make(chan *decoded, n+2),
-		quit:         make(chan struct{}),
-		closing:      closing,
+		// n chunks queue behind the one the consumer holds, so that all n
+		// decoders keep working while it writes one out (n-1 left one
+		// idle: logs read into a bytes.Buffer ran 16-20% slower).
+		order:    make(chan *decoded, n),
+		recycled: make(chan *decoded, n+2), // as many as are alive at once
+		quit:     make(chan struct{}),
+		closing:  closing,
 	}
 	work := make(chan *decoded)
 	ra.wg.Add(1)
