@@ -96,11 +96,8 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 		offsets[i+1] = offsets[i] + fr.NumChunks()
 	}
 	nchunks := offsets[len(a.frames)]
-	n = max(min(n, nchunks), 1)
-	tail := 0 // chunks from here on spread their blocks
-	if n > 1 {
-		tail = (nchunks - 1) / n * n
-	}
+	n = max(n, 1)
+	tail := (nchunks - 1) / n * n // chunks from here on spread their blocks
 	blockGoroutines := func(k int) int {
 		if k >= tail {
 			return n
@@ -133,8 +130,9 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 			}
 		}
 	}
-	wg.Add(n)
-	for range n - 1 {
+	g := max(min(n, nchunks), 1) // goroutines taking chunks
+	wg.Add(g)
+	for range g - 1 {
 		go decode()
 	}
 	decode()

@@ -7,9 +7,12 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
 )
 
@@ -148,6 +151,65 @@ func TestWriteDoesNotRetainBuffer(t *testing.T) {
 			if err != nil || !bytes.Equal(got, data) {
 				t.Fatalf("concurrency %d, lead %d: %v", n, lead, err)
 			}
+		}
+	}
+}
+
+// overlapCodec is LZ4 that records how many of its Decompress calls ran
+// at once, each held for a while so that calls on other goroutines meet.
+type overlapCodec struct {
+	lz4              codec.Codec
+	inflight, widest atomic.Int32
+}
+
+func (c *overlapCodec) Compress(dst, src []byte, clevel int, meta uint8, dict []byte) (int, error) {
+	return c.lz4.Compress(dst, src, clevel, meta, dict)
+}
+
+func (c *overlapCodec) Decompress(dst, src []byte, meta uint8, dict []byte) (int, error) {
+	now := c.inflight.Add(1)
+	defer c.inflight.Add(-1)
+	for w := c.widest.Load(); now > w && !c.widest.CompareAndSwap(w, now); w = c.widest.Load() {
+	}
+	time.Sleep(3 * time.Millisecond)
+	return c.lz4.Decompress(dst, src, meta, dict)
+}
+
+// TestDecodeAllSpreadsBlocks: DecodeAll on n goroutines decodes the blocks
+// of a lone chunk on several goroutines at once, not on one while the
+// others wait; chunks of one block each are spread as chunks.
+func TestDecodeAllSpreadsBlocks(t *testing.T) {
+	lz4, err := codec.Lookup(blosc2.LZ4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	oc := &overlapCodec{lz4: lz4}
+	const id codec.ID = 231
+	if err := codec.Register(id, "overlap-test", oc); err != nil {
+		t.Fatal(err)
+	}
+	data := testData(t)[:8*16384]
+	for _, tc := range []struct {
+		chunk, goroutines int
+		least             int32 // blocks decoded at once, at least
+	}{
+		{len(data), 2, 2},     // one chunk of 8 blocks
+		{len(data), 4, 3},     // the same on 4 goroutines
+		{len(data) / 8, 2, 2}, // a block per chunk
+	} {
+		p := blosc2.DefaultCParams()
+		p.Codec, p.TypeSize, p.BlockSize = id, 8, 16384
+		frame, err := EncodeAll(data, nil, WithCParams(p), WithChunkSize(tc.chunk))
+		if err != nil {
+			t.Fatal(err)
+		}
+		oc.widest.Store(0)
+		got, err := DecodeAll(frame, nil, WithReaderConcurrency(tc.goroutines))
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("chunks of %d on %d goroutines: %d bytes, %v", tc.chunk, tc.goroutines, len(got), err)
+		}
+		if w := oc.widest.Load(); w < tc.least || w > int32(tc.goroutines) {
+			t.Errorf("chunks of %d bytes on %d goroutines: %d blocks decoded at once at most, want %d to %d", tc.chunk, tc.goroutines, w, tc.least, tc.goroutines)
 		}
 	}
 }
