@@ -72,13 +72,14 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 // are taken in order and none is taken after a failure, so every chunk
 // before the failing one is decoded and checked.
 //
-// Each goroutine decodes a chunk at a time on its own, but for the last
-// chunks: when n goroutines divide the chunks unevenly (a short last
+// Each goroutine decodes a chunk at a time on its own, except at the end:
+// when the chunks do not divide evenly among n goroutines (a short last
 // chunk, a count that is not a multiple of n, fewer chunks than
-// goroutines), the first to finish would sit idle while the others end. So
-// the chunks past the last whole round of n that leaves at least one over
-// have their blocks decoded on n goroutines each; while the other rounds
-// still run, the runtime shares the processors among them.
+// goroutines), the first to finish would sit idle while the others end.
+// So the last chunks (those after the last whole round of n chunks that
+// still leaves at least one) have their blocks decoded on n goroutines
+// each; while the other goroutines finish, the runtime shares the
+// processors among them.
 func (a *randomAccess) decodeChunks(out []byte, n int) error {
 	type failure struct {
 		frame, chunk int
