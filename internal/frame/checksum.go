@@ -260,10 +260,13 @@ func LoadChecksums(vl []VLMeta, trailer []byte, nchunks int, check func(*Checksu
 	switch {
 	case chunk == nil && fp.Type == FingerprintCRC32:
 		return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint vouches for a checksum record that is missing", blosc2.ErrChecksum)
+	case fp.Type != FingerprintCRC32 && !cWrote:
+		// Also without a record: a damaged vlmetalayer name and a damaged
+		// fingerprint type together must not read as a frame written
+		// without checksums (FuzzChecksummedDamage found that pair).
+		return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint (type %d) is neither ours nor C-Blosc2's: the trailer is damaged", blosc2.ErrChecksum, fp.Type)
 	case chunk == nil:
 		return ChecksumsNone, nil, nil
-	case fp.Type != FingerprintCRC32 && !cWrote:
-		return ChecksumsNone, nil, fmt.Errorf("%w: the trailer's fingerprint (type %d) is neither ours nor C-Blosc2's: the trailer is damaged", blosc2.ErrChecksum, fp.Type)
 	}
 	rec, err := blosc2.Decompress(nil, chunk, &blosc2.DParams{MaxMemory: checksumsHead + 4*nchunks})
 	if err != nil {
