@@ -12,6 +12,8 @@ const (
 	// adlerNMax is the most bytes summed before s2 must be reduced: the
 	// largest n with 255·n·(n+1)/2 + (n+1)·(adlerMod-1) < 2^32.
 	adlerNMax = 5552
+	// adlerVecBytes is the vector kernel's step: it sums whole multiples.
+	adlerVecBytes = 32
 )
 
 // adler32Update returns the Adler-32 of p continued from adler (1 for a

@@ -12,8 +12,6 @@ import (
 // speed.
 var adlerVec = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)
 
-const adlerVecBytes = 32
-
 // adler32AVX2 returns the Adler-32 of p continued from adler; len(p) is a
 // multiple of 32.
 //

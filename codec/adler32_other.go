@@ -3,9 +3,6 @@
 package codec
 
 // Elsewhere adler32Generic alone sums.
-const (
-	adlerVec      = false
-	adlerVecBytes = 32
-)
+const adlerVec = false
 
 func adler32Vec(uint32, []byte) uint32 { panic("codec: no Adler-32 kernel") }

@@ -99,12 +99,6 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 	nchunks := offsets[len(a.frames)]
 	n = max(n, 1)
 	tail := (nchunks - 1) / n * n // chunks from here on spread their blocks
-	blockGoroutines := func(k int) int {
-		if k >= tail {
-			return n
-		}
-		return 1
-	}
 	decode := func() {
 		defer wg.Done()
 		f := 0
@@ -117,9 +111,13 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 				f++
 			}
 			fr, i := a.frames[f], k-offsets[f]
+			blocks := 1
+			if k >= tail {
+				blocks = n
+			}
 			s, m, err := fr.ChunkSpan(i)
 			if err == nil {
-				_, err = fr.ReadAtConcurrency(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s, blockGoroutines(k))
+				_, err = fr.ReadAtConcurrency(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s, blocks)
 			}
 			if err != nil {
 				mu.Lock()
@@ -131,7 +129,7 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 			}
 		}
 	}
-	g := max(min(n, nchunks), 1) // goroutines taking chunks
+	g := max(min(n, nchunks), 1) // goroutines taking chunks (one for an empty frame)
 	wg.Add(g)
 	for range g - 1 {
 		go decode()
