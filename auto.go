@@ -136,15 +136,16 @@ type tierParams struct {
 	wholeText bool
 	// literalSlack, when not 0, lets a filtered chunk that compresses
 	// less than 5:1 (noisy samples, bytes a filter left nearly random:
-	// what the codec gains is mostly entropy coding) take zstd's fastest
-	// level (clevel 1) when that loses less than 1/literalSlack of the
-	// size on the probe's sample against the tier's level: about twice
-	// the speed for that fraction of the ratio.
+	// what the codec gains is mostly entropy coding or short matches)
+	// take the codec's fastest level (clevel 1: zstd's fastest level,
+	// LZ4's acceleration 9) when that loses less than 1/literalSlack of
+	// the size on the probe's sample against the tier's level: 1.5 to 3
+	// times the speed for that fraction of the ratio.
 	literalSlack int
 }
 
 var tiers = [...]tierParams{
-	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 0},
+	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 16},
 	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, false, 50},
 	TierBetter:  {Zstd, 4, 4 << 20, 512 << 10, true, 100},
 	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, true, 0},
@@ -368,12 +369,13 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	return a.literalLevel(sample, best, bestRaw)
 }
 
-// literalLevel returns best at zstd's fastest level when the tier allows
-// it (tierParams.literalSlack) and the sample, n bytes under best at that
-// level (the probe's), is little larger than at the tier's; else best.
+// literalLevel returns best at the codec's fastest level (clevel 1) when
+// the tier allows it (tierParams.literalSlack) and the sample, n bytes
+// under best at the level the probe used, is little larger at clevel 1
+// than at the tier's level; else best.
 func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 	tp := a.tier()
-	if tp.literalSlack == 0 || tp.codec != Zstd || a.Fixed&(FixCodec|FixLevel) != 0 {
+	if tp.literalSlack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
 		return best
 	}
 	// Only filtered data that compresses less than 5:1 on the sample:
@@ -384,10 +386,18 @@ func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 	if p := a.params(best); !filtered(&p) || 5*n <= len(sample) {
 		return best
 	}
-	slow := best
-	slow.level = tp.level
-	if n2 := a.sizes(sample, []candidate{slow})[0]; n <= n2+n2/tp.literalSlack {
-		best.level = 1
+	// The probe ran zstd at clevel 1 (see sizes) and other codecs at the
+	// tier's level: the other size is measured.
+	fast, slow := best, best
+	fast.level, slow.level = 1, tp.level
+	nFast, nSlow := n, n
+	if tp.codec == Zstd {
+		nSlow = a.sizes(sample, []candidate{slow})[0]
+	} else {
+		nFast = a.sizes(sample, []candidate{fast})[0]
+	}
+	if nFast <= nSlow+nSlow/tp.literalSlack {
+		return fast
 	}
 	return best
 }
