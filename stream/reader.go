@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -164,7 +165,7 @@ func (r *Reader) nextChunk(direct []byte) (int, error) {
 		return 0, nil
 	}
 	if r.ahead == nil {
-		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing)
+		r.ahead = startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing, nil)
 	}
 	out, virt, err := r.ahead.next(r.cur)
 	// r.cur went back to the spare buffers: never keep it, or a Reset
@@ -198,6 +199,8 @@ func (r *Reader) isClosed() bool {
 		return false
 	}
 }
+
+var errWriteToPanicked = fmt.Errorf("%w: stream.Reader stopped when a WriteTo panicked", blosc2.ErrClosed)
 
 var errReaderClosed = fmt.Errorf("%w: read from closed stream.Reader", blosc2.ErrClosed)
 
@@ -257,14 +260,41 @@ func (r *Reader) Read(p []byte) (int, error) {
 }
 
 // WriteTo writes the rest of the decompressed data to w (io.Copy uses it).
-func (r *Reader) WriteTo(w io.Writer) (int64, error) {
+//
+// Into a *bytes.Buffer, from a Reader that has not started reading, the
+// chunks are decoded straight into the buffer's spare capacity (grown
+// ahead with Grow) and then appended with Write, which finds them in
+// place: no copy of the decoded data.
+func (r *Reader) WriteTo(w io.Writer) (total int64, err error) {
 	if err := r.check(); err != nil {
 		if err == io.EOF {
 			return 0, nil
 		}
 		return 0, err
 	}
-	var total int64
+	if buf, ok := w.(*bytes.Buffer); ok && r.ahead == nil && r.opts.concurrency > 1 &&
+		r.curOff == len(r.cur) && r.virt.left() == 0 {
+		ra := startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing, buf)
+		r.ahead = ra
+		defer func() {
+			// Nothing may write into buf once WriteTo returns, also when
+			// it panics (Grow's bytes.ErrTooLarge): the decoders are
+			// stopped and waited for, and no slice of buf is kept.
+			if r.ahead == ra {
+				// A panic: what the fetcher read is lost to a Reader
+				// that would go on.
+				ra.abandon()
+				r.ahead = nil
+				if r.err == nil {
+					r.err = errWriteToPanicked
+				}
+			}
+			ra.decoders.Wait()
+			if ra.last != nil && ra.last.region {
+				r.cur, r.curOff = nil, 0
+			}
+		}()
+	}
 	for {
 		if r.curOff < len(r.cur) {
 			k, err := w.Write(r.cur[r.curOff:])
@@ -320,7 +350,15 @@ type readAhead struct {
 	recycled chan *decoded
 	quit     chan struct{}
 	closing  <-chan struct{} // the Reader's: closed by Close
-	wg       sync.WaitGroup
+	wg       sync.WaitGroup  // all goroutines
+	decoders sync.WaitGroup  // the decoders alone: they never block on the source
+	// dest, when not nil, is the WriteTo destination whose spare capacity
+	// the chunks are decoded into (see window); only the consumer
+	// touches it. windows carries each new window from the consumer to
+	// the fetcher.
+	dest      *bytes.Buffer
+	destStart int // dest.Len() when the read-ahead started
+	windows   chan []byte
 }
 
 type decoded struct {
@@ -332,6 +370,12 @@ type decoded struct {
 	room       int64 // of which its decoded bytes may take (decodedRoom)
 	err        error
 	done       chan struct{} // one value when out, virt and err are set
+	// region: out is this chunk's place in the destination's spare
+	// capacity (readAhead.dest), not a buffer of ours; needWindow: the
+	// fetcher waits for the consumer to grow the destination for this
+	// chunk of needWindow bytes, the chunks before it being written.
+	region     bool
+	needWindow int
 }
 
 // decodedRoom is what decoding chunk c may hold: its declared size, with
@@ -363,8 +407,15 @@ func fitsMemory(c []byte, pos chunkPos, limit int64) (room int64, err error) {
 	return room, nil
 }
 
-func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}) *readAhead {
+// startReadAhead starts the fetcher and n decoders. With dest, chunks are
+// decoded into dest's spare capacity where they will end up (see
+// window): the fetcher lays them out one after the other in a window of
+// it, and when a chunk does not fit, asks the consumer, who by then has
+// written every chunk before it, for a new window.
+func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuffers, closing <-chan struct{}, dest *bytes.Buffer) *readAhead {
 	ra := &readAhead{
+		dest:         dest,
+		windows:      make(chan []byte, 1),
 		spareBuffers: spares,
 		budget:       newBudget(int64(dp.MaxMemory), spares),
 		// n chunks queue behind the one the consumer holds, so that all n
@@ -376,11 +427,15 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		closing:  closing,
 	}
 	work := make(chan *decoded)
+	if dest != nil {
+		ra.destStart = dest.Len()
+	}
 	ra.wg.Add(1)
 	go func() { // fetcher: reads compressed chunks in order
 		defer ra.wg.Done()
 		defer close(work)
 		defer close(ra.order)
+		var window []byte // the rest of dest's current window
 		for {
 			reuse := ra.take(ra.freeC)
 			c, pos, err := src.Next(reuse)
@@ -409,6 +464,17 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			if d.err != nil {
 				d.done <- struct{}{}
 			}
+			nb := 0
+			if dest != nil && d.err == nil {
+				if nb = regionSize(c, pos); nb > len(window) {
+					d.needWindow = nb
+				}
+				if nb == 0 {
+					// Written by copying, after the chunks before it:
+					// the window ends here.
+					window = nil
+				}
+			}
 			select {
 			case ra.order <- d:
 			case <-ra.quit:
@@ -418,6 +484,24 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 			}
 			if d.err != nil {
 				return
+			}
+			if d.needWindow > 0 {
+				select {
+				case window = <-ra.windows:
+				case <-ra.quit:
+					return
+				case <-ra.closing:
+					return
+				}
+			}
+			if nb > len(window) {
+				// Never so (window gives at least nb), but a chunk
+				// written by copying must end the window.
+				nb, window = 0, nil
+			}
+			if nb > 0 {
+				d.out, d.region = window[:0:nb], true
+				window = window[nb:]
 			}
 			select {
 			case work <- d:
@@ -430,12 +514,28 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 	}()
 	for range n {
 		ra.wg.Add(1)
+		ra.decoders.Add(1)
 		go func() { // decoders
 			defer ra.wg.Done()
+			defer ra.decoders.Done()
 			var q blosc2.DParams // dp for the chunk at hand
-			for d := range work {
-				buf := ra.take(ra.free)
-				if extra := int64(cap(buf)) - d.room; extra > 0 {
+			for {
+				var d *decoded
+				select {
+				case d = <-work:
+				case <-ra.quit:
+					return
+				}
+				if d == nil {
+					return // work closed
+				}
+				var buf []byte
+				if d.region {
+					buf = d.out
+				} else {
+					buf = ra.take(ra.free)
+				}
+				if extra := int64(cap(buf)) - d.room; extra > 0 && !d.region {
 					// Larger than the reservation covers (a stream's short
 					// last chunk): used if the budget has room for the
 					// difference, rather than allocating a small buffer
@@ -456,6 +556,10 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 					q.Geometry, q.Concurrency = d.pos.geom, blockConcurrency(d.compressed, d.pos, n)
 					if d.out, d.err = blosc2.Decompress(buf[:0], d.compressed, &q); d.err != nil {
 						d.err = d.pos.wrap(d.err)
+					} else if d.region && (len(d.out) != cap(buf) || &d.out[0] != &buf[:1][0]) {
+						// Not in its place: the chunks after it are laid
+						// out as if it were.
+						d.err = d.pos.wrap(fmt.Errorf("%w: the chunk decodes to %d bytes, its header says %d", blosc2.ErrCorrupt, len(d.out), cap(buf)))
 					}
 				}
 				// The compressed bytes are done with: their share of the
@@ -469,6 +573,41 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 		}()
 	}
 	return ra
+}
+
+// regionSize is the size chunk c takes in the WriteTo destination when it
+// is decoded there: its declared size for an ordinary chunk; 0 for the
+// chunks written by copying (special chunks, runs, chunks too short to
+// say).
+func regionSize(c []byte, pos chunkPos) int {
+	p, err := blosc2.ParsePrefix(c)
+	if err != nil || p.Special != blosc2.SpecialNone || pos.run > 1 || p.Nbytes <= 0 {
+		return 0
+	}
+	return p.Nbytes
+}
+
+// window grows the destination for chunk d, which needs d.needWindow
+// bytes, and hands the fetcher the new window: the destination's spare
+// capacity, where the next chunks are laid out in order. Every chunk
+// before d is written, so no decoder writes into the old one. The window
+// holds about the n chunks the read-ahead decodes at once, or the rest
+// of the stream when the indexes say it is shorter, or the data written
+// so far (geometric growth, like bytes.Buffer's own), and never more
+// than the memory cap beyond d: a hostile chunk size or index cannot
+// make it large.
+func (ra *readAhead) window(d *decoded, n int) {
+	need := int64(d.needWindow)
+	want := max(need*int64(n+1), int64(ra.dest.Len()-ra.destStart))
+	if d.pos.after >= 0 {
+		want = min(want, need+d.pos.after)
+	}
+	// At least need: the fetcher lays d out in the window. need fits
+	// under the cap (fitsMemory), so want fits in an int.
+	want = min(want, max(need, ra.budget.limit))
+	ra.dest.Grow(int(want))
+	w := ra.dest.AvailableBuffer()
+	ra.windows <- w[:cap(w)]
 }
 
 // blockConcurrency is how many goroutines decode the blocks of chunk c
@@ -502,6 +641,9 @@ func (ra *readAhead) record() *decoded {
 // buffer, recycled.
 func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 	if ra.last != nil {
+		if ra.last.region {
+			prev = nil // the destination's, not ours
+		}
 		ra.budget.releaseKeeping(ra.last.reserved, ra.free, prev)
 		select {
 		case ra.recycled <- ra.last:
@@ -521,7 +663,15 @@ func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 	if !ok {
 		return nil, virtualChunk{}, io.EOF
 	}
-	<-d.done
+	if d.needWindow > 0 {
+		ra.window(d, cap(ra.order))
+	}
+	// The fetcher may have seen the Close before handing d to a decoder.
+	select {
+	case <-d.done:
+	case <-ra.closing:
+		return nil, virtualChunk{}, errReaderClosed
+	}
 	ra.last = d
 	return d.out, d.virt, d.err
 }

@@ -1,0 +1,263 @@
+package stream
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/race"
+)
+
+// writeToData is 40 chunks of 64 KiB and a short one: telemetry, with a
+// run of zero chunks (special chunks, read through a virtual chunk), a
+// lone constant chunk and text among them, so that the chunks decoded in
+// place alternate with chunks written by copying.
+func writeToData(t *testing.T) []byte {
+	const cs = 64 << 10
+	var b bytes.Buffer
+	b.Write(telemetry(12*cs, 1))
+	b.Write(make([]byte, 20*cs)) // zeros: a run of special chunks
+	b.Write(telemetry(3*cs, 2))
+	b.Write(bytes.Repeat([]byte{7, 0, 0, 0, 0, 0, 0, 0}, cs/8)) // one special chunk
+	b.Write(testData(t)[:3*cs+5000])
+	return b.Bytes()
+}
+
+// TestWriteToBufferInPlace: io.Copy into a bytes.Buffer, where the chunks
+// are decoded straight into the buffer's spare capacity, gives the
+// stream's bytes after what the buffer held, from random-access and
+// plain sources (where the window grows as the stream goes), on 2-5
+// goroutines, into empty buffers, buffers with content, buffers with
+// room and buffers partly read (whose Grow slides the content down).
+func TestWriteToBufferInPlace(t *testing.T) {
+	defer noLeak(t)()
+	data := writeToData(t)
+	// Written to a plain io.Writer, as to a pipe: every chunk is in the
+	// stream, so that plain sources can read it too.
+	var fb bytes.Buffer
+	w, err := NewWriter(struct{ io.Writer }{&fb}, WithChunkSize(64<<10), WithTier(blosc2.TierFastest))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	frame := fb.Bytes()
+	buffers := map[string]func() *bytes.Buffer{
+		"empty": func() *bytes.Buffer { return new(bytes.Buffer) },
+		"content": func() *bytes.Buffer {
+			return bytes.NewBufferString("what the buffer held")
+		},
+		"room": func() *bytes.Buffer {
+			b := bytes.NewBuffer(make([]byte, 0, len(data)+100))
+			b.WriteString("head")
+			return b
+		},
+		"partly read": func() *bytes.Buffer {
+			b := bytes.NewBuffer(make([]byte, 0, 3<<20))
+			b.Write(bytes.Repeat([]byte("x"), 1<<20))
+			b.Next(1<<20 - 3)
+			return b
+		},
+	}
+	for _, conc := range []int{2, 3, 5} {
+		for _, seq := range []bool{false, true} {
+			for name, mk := range buffers {
+				var src io.Reader = bytes.NewReader(frame)
+				if seq {
+					src = struct{ io.Reader }{src}
+				}
+				r, err := NewReader(src, WithReaderConcurrency(conc))
+				if err != nil {
+					t.Fatal(err)
+				}
+				buf := mk()
+				want := append(append([]byte(nil), buf.Bytes()...), data...)
+				n, err := io.Copy(buf, r)
+				if err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), want) {
+					t.Errorf("concurrency %d, sequential %v, %s buffer: %d bytes, %v; the output differs: %v",
+						conc, seq, name, n, err, !bytes.Equal(buf.Bytes(), want))
+				}
+				if n, err := r.WriteTo(buf); n != 0 || err != nil {
+					t.Errorf("WriteTo after the end: %d, %v", n, err)
+				}
+				// The Reader goes on with the next stream, through Read:
+				// nothing of the destination is among its buffers.
+				r.Reset(bytes.NewReader(frame))
+				before := append([]byte(nil), buf.Bytes()...)
+				got, err := io.ReadAll(struct{ io.Reader }{r})
+				if err != nil || !bytes.Equal(got, data) || !bytes.Equal(buf.Bytes(), before) {
+					t.Errorf("concurrency %d, %s buffer: the Reader reset after WriteTo read wrong data (%v) or wrote into the buffer", conc, name, err)
+				}
+				r.Close()
+			}
+		}
+	}
+}
+
+// TestWriteToBufferDamage: a damaged chunk stops WriteTo with an error.
+// Read through the index, where each chunk is verified before it is
+// decoded, the buffer then holds the stream up to the chunk before it:
+// the chunks decoded in place after it never become part of the buffer.
+// (Read front to back, the chunks are verified at the frame's trailer.)
+func TestWriteToBufferDamage(t *testing.T) {
+	defer noLeak(t)()
+	const cs = 64 << 10
+	data := telemetry(24*cs, 5)
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize = blosc2.LZ4, 8
+	frame, err := EncodeAll(data, nil, WithCParams(p), WithChunkSize(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(frame), WithReaderConcurrency(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, at := range []float64{0.3, 0.55, 0.8} {
+		bad := append([]byte(nil), frame...)
+		bad[int(at*float64(len(frame)))] ^= 0x5a
+		for _, seq := range []bool{false, true} {
+			var src io.Reader = bytes.NewReader(bad)
+			if seq {
+				src = struct{ io.Reader }{src}
+			}
+			if err := r.Reset(src); err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			_, err := r.WriteTo(&buf)
+			if !errors.Is(err, blosc2.ErrChecksum) && !errors.Is(err, blosc2.ErrCorrupt) {
+				t.Errorf("damage at %.0f%%, sequential %v: %v, want a checksum or corruption error", 100*at, seq, err)
+			}
+			if got := buf.Bytes(); !seq && (len(got)%cs != 0 || !bytes.Equal(got, data[:len(got)])) {
+				t.Errorf("damage at %.0f%%, sequential %v: the buffer holds %d bytes that are not the stream's first whole chunks", 100*at, seq, len(got))
+			}
+		}
+	}
+	r.Close()
+}
+
+// TestWriteToBufferNoDecodedBuffers: into a bytes.Buffer with room, a
+// fresh Reader (its pools emptied by the collector) allocates no buffer
+// for decoded chunks: on 16 chunks of 1 MiB that compress well, at least
+// two chunks less than the same Reader into io.Discard, which decodes
+// into buffers of its own (both allocate the blocks' scratch space).
+func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	const cs = 1 << 20
+	data := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog, 0123456789\n"), 16*cs/56)
+	frame, err := EncodeAll(data, nil, WithChunkSize(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(frame) > len(data)/20 {
+		t.Fatalf("the frame takes %d bytes: too many to tell decoded buffers apart", len(frame))
+	}
+	allocated := func(w io.Writer) uint64 {
+		runtime.GC()
+		runtime.GC() // sync.Pool keeps a victim cache for one collection
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		r, err := NewReader(bytes.NewReader(frame), WithReaderConcurrency(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.WriteTo(w); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&m1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, len(data)))
+	inPlace := allocated(buf)
+	if !bytes.Equal(buf.Bytes(), data) {
+		t.Fatal("the stream read back wrong")
+	}
+	copied := allocated(io.Discard)
+	t.Logf("allocated %d bytes into a bytes.Buffer, %d into io.Discard", inPlace, copied)
+	if inPlace+2*cs > copied {
+		t.Errorf("allocated %d bytes reading into a bytes.Buffer with room, %d into io.Discard: the chunks were not decoded in place", inPlace, copied)
+	}
+}
+
+// slowCodec is LZ4 whose Decompress waits before it writes, so that a
+// Close meets decoders at work.
+type slowCodec struct{ lz4 codec.Codec }
+
+func (c slowCodec) Compress(dst, src []byte, clevel int, meta uint8, dict []byte) (int, error) {
+	return c.lz4.Compress(dst, src, clevel, meta, dict)
+}
+
+func (c slowCodec) Decompress(dst, src []byte, meta uint8, dict []byte) (int, error) {
+	time.Sleep(15 * time.Millisecond)
+	return c.lz4.Decompress(dst, src, meta, dict)
+}
+
+// TestWriteToBufferClose: a Close during WriteTo into a bytes.Buffer
+// returns once no decoder writes into the buffer's spare capacity any
+// more: the capacity, filled with a pattern as soon as WriteTo returns,
+// keeps it (and the race detector sees no write of ours after the
+// return), for Closes at several points of the stream.
+func TestWriteToBufferClose(t *testing.T) {
+	defer noLeak(t)()
+	lz4, err := codec.Lookup(blosc2.LZ4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const id codec.ID = 232
+	if err := codec.Register(id, "slow-test", slowCodec{lz4}); err != nil {
+		t.Fatal(err)
+	}
+	const cs = 64 << 10
+	data := telemetry(16*cs, 7)
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize, p.BlockSize = id, 8, cs
+	frame, err := EncodeAll(data, nil, WithCParams(p), WithChunkSize(cs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []time.Duration{5, 20, 35, 50, 65} {
+		t.Run(fmt.Sprint(after*time.Millisecond), func(t *testing.T) {
+			r, err := NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, WithReaderConcurrency(2))
+			if err != nil {
+				t.Fatal(err)
+			}
+			closer := time.AfterFunc(after*time.Millisecond, func() { r.Close() })
+			defer closer.Stop()
+			var buf bytes.Buffer
+			_, err = r.WriteTo(&buf)
+			spare := buf.AvailableBuffer()
+			spare = spare[:cap(spare)]
+			for i := range spare {
+				spare[i] = 0xa5
+			}
+			if err == nil {
+				t.Skip("the stream ended before the Close") // not expected: 16 chunks take 120 ms
+			}
+			if !errors.Is(err, blosc2.ErrClosed) {
+				t.Fatalf("WriteTo: %v, want ErrClosed", err)
+			}
+			time.Sleep(40 * time.Millisecond) // longer than a chunk's decoding
+			for i, c := range spare {
+				if c != 0xa5 {
+					t.Fatalf("Close after %d ms: byte %d of the buffer's spare capacity was written after WriteTo returned", after, i)
+				}
+			}
+			if got := buf.Bytes(); !bytes.Equal(got, data[:len(got)]) {
+				t.Errorf("Close after %d ms: the buffer's %d bytes are not the stream's first", after, len(got))
+			}
+		})
+	}
+}
