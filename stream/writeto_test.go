@@ -40,18 +40,7 @@ func TestWriteToBufferInPlace(t *testing.T) {
 	data := writeToData(t)
 	// Written to a plain io.Writer, as to a pipe: every chunk is in the
 	// stream, so that plain sources can read it too.
-	var fb bytes.Buffer
-	w, err := NewWriter(struct{ io.Writer }{&fb}, WithChunkSize(64<<10), WithTier(blosc2.TierFastest))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := w.Write(data); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	frame := fb.Bytes()
+	frame := unpatchedFrame(t, data, WithChunkSize(64<<10), WithTier(blosc2.TierFastest))
 	buffers := map[string]func() *bytes.Buffer{
 		"empty": func() *bytes.Buffer { return new(bytes.Buffer) },
 		"content": func() *bytes.Buffer {
