@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -140,14 +142,19 @@ func TestWriteToBufferDamage(t *testing.T) {
 // fresh Reader (its pools emptied by the collector) allocates no buffer
 // for decoded chunks: on 16 chunks of 1 MiB that compress well, at least
 // two chunks less than the same Reader into io.Discard, which decodes
-// into buffers of its own (both allocate the blocks' scratch space).
+// into buffers of its own (both allocate their compressed chunks'
+// buffers).
 func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
 	if race.Enabled {
 		t.Skip("the race detector allocates on its own")
 	}
 	const cs = 1 << 20
 	data := bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog, 0123456789\n"), 16*cs/56)
-	frame, err := EncodeAll(data, nil, WithChunkSize(cs))
+	// One unfiltered LZ4 block per chunk: decoded without scratch space,
+	// so that only the chunks' buffers tell the two apart.
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize, p.BlockSize, p.Filters = blosc2.LZ4, 1, cs, blosc2.Pipeline()
+	frame, err := EncodeAll(data, nil, WithCParams(p), WithChunkSize(cs))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,6 +164,9 @@ func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
 	allocated := func(w io.Writer) uint64 {
 		runtime.GC()
 		runtime.GC() // sync.Pool keeps a victim cache for one collection
+		// No collection during the read: one would empty the pools of
+		// the blocks' scratch space, reallocated then at random.
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
 		var m0, m1 runtime.MemStats
 		runtime.ReadMemStats(&m0)
 		r, err := NewReader(bytes.NewReader(frame), WithReaderConcurrency(2))
@@ -170,11 +180,15 @@ func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
 		return m1.TotalAlloc - m0.TotalAlloc
 	}
 	buf := bytes.NewBuffer(make([]byte, 0, len(data)))
-	inPlace := allocated(buf)
-	if !bytes.Equal(buf.Bytes(), data) {
-		t.Fatal("the stream read back wrong")
+	inPlace, copied := uint64(math.MaxUint64), uint64(math.MaxUint64)
+	for range 3 { // the least of three: the scheduler moves goroutines, and pool items with them
+		buf.Reset()
+		inPlace = min(inPlace, allocated(buf))
+		if !bytes.Equal(buf.Bytes(), data) {
+			t.Fatal("the stream read back wrong")
+		}
+		copied = min(copied, allocated(io.Discard))
 	}
-	copied := allocated(io.Discard)
 	t.Logf("allocated %d bytes into a bytes.Buffer, %d into io.Discard", inPlace, copied)
 	if inPlace+2*cs > copied {
 		t.Errorf("allocated %d bytes reading into a bytes.Buffer with room, %d into io.Discard: the chunks were not decoded in place", inPlace, copied)
