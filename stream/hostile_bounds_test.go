@@ -1,7 +1,6 @@
 package stream
 
 import (
-	"bytes"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -71,10 +70,7 @@ func TestHostileFramesStayInCap(t *testing.T) {
 				var err error
 				start := time.Now()
 				peak := peakHeap(func() {
-					var src io.Reader = bytes.NewReader(f.Data)
-					if seq {
-						src = struct{ io.Reader }{src}
-					}
+					src := frameSource(f.Data, seq)
 					var r *Reader
 					if r, err = NewReader(src, WithMaxMemory(memCap), WithReaderConcurrency(conc)); err != nil {
 						return

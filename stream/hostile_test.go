@@ -62,10 +62,7 @@ func TestHugeSpecialChunkStreams(t *testing.T) {
 	}
 	for _, conc := range []int{1, 2} {
 		for _, seq := range []bool{true, false} {
-			var src io.Reader = bytes.NewReader(frame.Bytes())
-			if seq {
-				src = struct{ io.Reader }{src}
-			}
+			src := frameSource(frame.Bytes(), seq)
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
 			before := ms.TotalAlloc

@@ -529,22 +529,21 @@ func startReadAhead(src chunkSource, n int, dp *blosc2.DParams, spares *spareBuf
 				if d == nil {
 					return // work closed
 				}
-				var buf []byte
-				if d.region {
-					buf = d.out
-				} else {
+				buf := d.out // a region of the destination, or nil
+				if !d.region {
 					buf = ra.take(ra.free)
-				}
-				if extra := int64(cap(buf)) - d.room; extra > 0 && !d.region {
-					// Larger than the reservation covers (a stream's short
-					// last chunk): used if the budget has room for the
-					// difference, rather than allocating a small buffer
-					// that the next full chunk would have to replace.
-					if ra.budget.tryReserve(extra) {
-						d.reserved += extra
-						d.room += extra
-					} else {
-						buf = nil
+					if extra := int64(cap(buf)) - d.room; extra > 0 {
+						// Larger than the reservation covers (a stream's
+						// short last chunk): used if the budget has room
+						// for the difference, rather than allocating a
+						// small buffer that the next full chunk would
+						// have to replace.
+						if ra.budget.tryReserve(extra) {
+							d.reserved += extra
+							d.room += extra
+						} else {
+							buf = nil
+						}
 					}
 				}
 				if v, ok, err := newVirtualChunk(d.compressed, d.pos.run); err != nil {
@@ -596,9 +595,10 @@ func regionSize(c []byte, pos chunkPos) int {
 // so far (geometric growth, like bytes.Buffer's own), and never more
 // than the memory cap beyond d: a hostile chunk size or index cannot
 // make it large.
-func (ra *readAhead) window(d *decoded, n int) {
+func (ra *readAhead) window(d *decoded) {
+	n := int64(cap(ra.order)) // the read-ahead's goroutines
 	need := int64(d.needWindow)
-	want := max(need*int64(n+1), int64(ra.dest.Len()-ra.destStart))
+	want := max(need*(n+1), int64(ra.dest.Len()-ra.destStart))
 	if d.pos.after >= 0 {
 		want = min(want, need+d.pos.after)
 	}
@@ -664,7 +664,7 @@ func (ra *readAhead) next(prev []byte) ([]byte, virtualChunk, error) {
 		return nil, virtualChunk{}, io.EOF
 	}
 	if d.needWindow > 0 {
-		ra.window(d, cap(ra.order))
+		ra.window(d)
 	}
 	// The fetcher may have seen the Close before handing d to a decoder.
 	select {

@@ -52,10 +52,7 @@ func TestSpecialRuns(t *testing.T) {
 		want := bytes.Repeat(c.elem, int(c.items))
 		for _, conc := range []int{1, 3} {
 			for _, seq := range []bool{true, false} {
-				var src io.Reader = bytes.NewReader(frame)
-				if seq {
-					src = struct{ io.Reader }{src}
-				}
+				src := frameSource(frame, seq)
 				r, err := NewReader(src, WithReaderConcurrency(conc))
 				if err != nil {
 					t.Fatal(err)
@@ -88,10 +85,7 @@ func TestSpecialRunsTakeTimeOfBytes(t *testing.T) {
 	const n = 268_435_450 // the most C allows
 	frame := hostile.FillZeros(n)
 	for _, seq := range []bool{true, false} {
-		var src io.Reader = bytes.NewReader(frame)
-		if seq {
-			src = struct{ io.Reader }{src}
-		}
+		src := frameSource(frame, seq)
 		start := time.Now()
 		r, err := NewReader(src)
 		if err != nil {

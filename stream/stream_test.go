@@ -28,6 +28,16 @@ func testData(t testing.TB) []byte {
 	return append(b, ts...)
 }
 
+// frameSource returns frame as a random-access source (a bytes.Reader,
+// an io.ReaderAt) or, when sequential, as a plain io.Reader, as a pipe or
+// a socket gives it.
+func frameSource(frame []byte, sequential bool) io.Reader {
+	if sequential {
+		return struct{ io.Reader }{bytes.NewReader(frame)}
+	}
+	return bytes.NewReader(frame)
+}
+
 func compressAll(t testing.TB, data []byte, write func(w *Writer, data []byte) error, opts ...WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer

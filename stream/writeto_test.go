@@ -63,10 +63,7 @@ func TestWriteToBufferInPlace(t *testing.T) {
 	for _, conc := range []int{2, 3, 5} {
 		for _, seq := range []bool{false, true} {
 			for name, mk := range buffers {
-				var src io.Reader = bytes.NewReader(frame)
-				if seq {
-					src = struct{ io.Reader }{src}
-				}
+				src := frameSource(frame, seq)
 				r, err := NewReader(src, WithReaderConcurrency(conc))
 				if err != nil {
 					t.Fatal(err)
@@ -118,10 +115,7 @@ func TestWriteToBufferDamage(t *testing.T) {
 		bad := append([]byte(nil), frame...)
 		bad[int(at*float64(len(frame)))] ^= 0x5a
 		for _, seq := range []bool{false, true} {
-			var src io.Reader = bytes.NewReader(bad)
-			if seq {
-				src = struct{ io.Reader }{src}
-			}
+			src := frameSource(bad, seq)
 			if err := r.Reset(src); err != nil {
 				t.Fatal(err)
 			}
