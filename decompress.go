@@ -44,8 +44,8 @@ func prepare(chunk []byte, p *DParams) (Header, *decoder, error) {
 	if err != nil {
 		return h, nil, err
 	}
-	if h.Nbytes > p.maxNbytes() {
-		return h, nil, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.maxNbytes())
+	if h.Nbytes > p.MemoryCap() {
+		return h, nil, fmt.Errorf("%w: chunk declares %d bytes, limit %d", ErrTooLarge, h.Nbytes, p.MemoryCap())
 	}
 	if h.Special() != SpecialNone || h.Memcpyed() || h.Nbytes == 0 {
 		return h, nil, nil

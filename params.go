@@ -203,7 +203,9 @@ func (p *DParams) threads() int {
 	return min(p.Concurrency, 4*runtime.GOMAXPROCS(0))
 }
 
-func (p *DParams) maxNbytes() int {
+// MemoryCap is the cap MaxMemory sets: MaxMemory, or DefaultMaxMemory
+// when it is 0 (or p is nil).
+func (p *DParams) MemoryCap() int {
 	if p == nil || p.MaxMemory <= 0 {
 		return DefaultMaxMemory
 	}

@@ -55,8 +55,11 @@ func WithConcurrency(n int) ReaderOption {
 }
 
 // WithMaxMemory caps what reading allocates on the file's word
-// ([blosc2.DParams].MaxMemory, as framereader.WithMaxMemory): 0, the
-// default, is [blosc2.DefaultMaxMemory]. A negative n is refused.
+// ([blosc2.DParams].MaxMemory, as framereader.WithMaxMemory), the
+// slices [Array.ReadSlice] and [Array.ReadAll] return included: a slice
+// larger than n fails with an error wrapping [blosc2.ErrTooLarge] (read
+// a larger one with [Array.ReadSliceInto] into a buffer of your own). 0,
+// the default, is [blosc2.DefaultMaxMemory]. A negative n is refused.
 func WithMaxMemory(n int) ReaderOption {
 	return func(o *openOptions) error {
 		if n < 0 {
@@ -185,10 +188,10 @@ func (a *Array) ReadSlice(dst []byte, start, stop []int64) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if n > math.MaxInt {
-		return dst, fmt.Errorf("%w: slice of %d bytes", blosc2.ErrTooLarge, n)
-	}
 	l := len(dst)
+	if n > int64(a.dp.MemoryCap()) || n > int64(math.MaxInt-l) {
+		return dst, fmt.Errorf("%w: a slice of %d bytes, more than the %d allowed (WithMaxMemory)", blosc2.ErrTooLarge, n, a.dp.MemoryCap())
+	}
 	dst = slices.Grow(dst, int(n))[:l+int(n)]
 	if err := a.ReadSliceInto(dst[l:], start, stop); err != nil {
 		return dst[:l], err

@@ -1,6 +1,8 @@
 package stream
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/internal/errs"
 	"github.com/blosc2go/blosc2/internal/hostile"
 	"github.com/blosc2go/blosc2/internal/race"
@@ -102,3 +105,48 @@ func TestHostileFramesStayInCap(t *testing.T) {
 }
 
 func isSentinel(err error) bool { return errs.IsBadInput(err) }
+
+// TestHostileFramesDecodeAllInCap: DecodeAll with WithMaxMemory(64 MiB)
+// on each crafted frame of internal/hostile stays within the cap plus
+// 64 MiB of heap: a frame that declares more than the cap fails with
+// ErrTooLarge before decoding, one within it decodes to the bytes the
+// Reader yields, and frames whose sizes lie fail with a sentinel.
+func TestHostileFramesDecodeAllInCap(t *testing.T) {
+	const memCap, slack = 64 << 20, 64 << 20
+	for _, f := range hostile.Frames(268_435_450) {
+		for _, conc := range []int{1, 4} {
+			var got []byte
+			var err error
+			start := time.Now()
+			peak := peakHeap(func() {
+				got, err = DecodeAll(f.Data, nil, WithMaxMemory(memCap), WithReaderConcurrency(conc))
+			})
+			t.Logf("%-17s conc %d: %4d MiB peak heap, %5.2f s, %d bytes, %v", f.Name, conc, peak>>20, time.Since(start).Seconds(), len(got), err)
+			if peak > memCap+slack && !race.Enabled {
+				t.Errorf("%s conc %d: peak heap %d MiB", f.Name, conc, peak>>20)
+			}
+			switch {
+			case f.Out > memCap:
+				if !errors.Is(err, blosc2.ErrTooLarge) {
+					t.Errorf("%s conc %d: %d bytes declared over a cap of %d: %v", f.Name, conc, f.Out, memCap, err)
+				}
+			case f.Out < 0:
+				if err == nil || !isSentinel(err) {
+					t.Errorf("%s conc %d: %v, want an error wrapping a sentinel", f.Name, conc, err)
+				}
+			case err != nil:
+				t.Errorf("%s conc %d: %v", f.Name, conc, err)
+			default:
+				r, err := NewReader(bytes.NewReader(f.Data), WithMaxMemory(memCap))
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := io.ReadAll(r)
+				r.Close()
+				if err != nil || int64(len(want)) != f.Out || !bytes.Equal(got, want) {
+					t.Errorf("%s conc %d: %d bytes, the Reader's %d (%v), declared %d", f.Name, conc, len(got), len(want), err, f.Out)
+				}
+			}
+		}
+	}
+}

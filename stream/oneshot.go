@@ -1,9 +1,9 @@
 package stream
 
 import (
-	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -42,8 +42,14 @@ func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 // WithReaderConcurrency goroutines (1 by default): a chunk each, and the
 // blocks of the last chunks spread over them all, so that none sits idle
 // while the others finish.
-// Frames holding more than WithMaxMemory bytes are decoded through a
-// Reader, dst growing as the data arrives.
+//
+// The output is allocated at once, at the size the frames declare, so
+// WithMaxMemory (default 1 GiB) caps it as it caps what a Reader holds:
+// frames declaring more decompressed bytes fail with an error wrapping
+// blosc2.ErrTooLarge before anything is allocated or decoded. A frame of
+// a few hundred bytes can declare gigabytes of zeros, as C-Blosc2's
+// blosc2_schunk_fill_special writes them; raise the cap to decode one in
+// memory, or read it through a Reader into a writer.
 func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	opts = append([]ReaderOption{WithReaderConcurrency(1)}, opts...)
 	o := defaultReaderOptions()
@@ -54,11 +60,11 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	size := a.Size()
-	if size > int64(o.maxMemory) {
-		return decodeAllStreaming(src, dst, opts)
+	start, size := len(dst), a.Size()
+	if size > int64(o.maxMemory) || size > int64(math.MaxInt-start) {
+		return dst, fmt.Errorf("%w: DecodeAll: the frames (%d in %d bytes) declare %d decompressed bytes, more than the %d allowed (WithMaxMemory)",
+			blosc2.ErrTooLarge, len(a.frames), len(src), size, o.maxMemory)
 	}
-	start := len(dst)
 	dst = slices.Grow(dst, int(size))[:start+int(size)]
 	if err := a.decodeChunks(dst[start:], o.concurrency); err != nil {
 		return dst[:start], err
@@ -140,21 +146,6 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 		return fmt.Errorf("frame %d: %w", first.frame, first.err)
 	}
 	return nil
-}
-
-// decodeAllStreaming is DecodeAll through a Reader.
-func decodeAllStreaming(src, dst []byte, opts []ReaderOption) ([]byte, error) {
-	r, err := NewReader(bytes.NewReader(src), opts...)
-	if err != nil {
-		return dst, err
-	}
-	defer r.Close()
-	start := len(dst)
-	buf := bytes.NewBuffer(dst)
-	if _, err := r.WriteTo(buf); err != nil {
-		return dst[:start], err
-	}
-	return buf.Bytes(), nil
 }
 
 // memWriter is an in-memory io.WriteSeeker and io.WriterAt appending to a

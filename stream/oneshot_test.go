@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -14,6 +15,7 @@ import (
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
+	"github.com/blosc2go/blosc2/internal/hostile"
 )
 
 // TestDecodeAllLeavesSourceIntact: DecodeAll reads the chunks of src where
@@ -210,6 +212,41 @@ func TestDecodeAllSpreadsBlocks(t *testing.T) {
 		}
 		if w := oc.widest.Load(); w < tc.least || w > int32(tc.goroutines) {
 			t.Errorf("chunks of %d bytes on %d goroutines: %d blocks decoded at once at most, want %d to %d", tc.chunk, tc.goroutines, w, tc.least, tc.goroutines)
+		}
+	}
+}
+
+// TestDecodeAllCapsOutput: DecodeAll allocates its output at the size the
+// frames declare, so WithMaxMemory caps that size: 172 bytes declaring
+// 2 GiB of zeros (C's blosc2_schunk_fill_special of 268 million chunks)
+// fail with ErrTooLarge under the default cap without allocating, dst
+// left as it was; a smaller fill decodes to exactly its zeros at a cap of
+// its size and fails one byte below it, in one frame and in a
+// concatenation.
+func TestDecodeAllCapsOutput(t *testing.T) {
+	bomb := hostile.FillZeros(268_435_450)
+	dst := []byte("kept")
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	got, err := DecodeAll(bomb, dst)
+	runtime.ReadMemStats(&ms)
+	if !errors.Is(err, blosc2.ErrTooLarge) || string(got) != "kept" {
+		t.Fatalf("%d bytes declaring 2 GiB: %d bytes, %v", len(bomb), len(got), err)
+	}
+	if alloc := ms.TotalAlloc - before; alloc > 1<<20 {
+		t.Fatalf("refusing it allocated %d bytes", alloc)
+	}
+	t.Logf("%d bytes: %v", len(bomb), err)
+	fill := hostile.FillZeros(1 << 17) // 1 MiB of zeros
+	for _, src := range [][]byte{fill, append(bytes.Clone(fill), fill...)} {
+		size := len(src) / len(fill) << 20
+		if _, err := DecodeAll(src, dst, WithMaxMemory(size-1)); !errors.Is(err, blosc2.ErrTooLarge) {
+			t.Fatalf("%d bytes under a cap of one less: %v", size, err)
+		}
+		got, err := DecodeAll(src, dst, WithMaxMemory(size), WithReaderConcurrency(2))
+		if err != nil || len(got) != 4+size || string(got[:4]) != "kept" || !bytes.Equal(got[4:], make([]byte, size)) {
+			t.Fatalf("%d bytes under a cap of as many: %d bytes, %v", size, len(got), err)
 		}
 	}
 }

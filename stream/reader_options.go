@@ -49,7 +49,8 @@ func WithReaderConcurrency(n int) ReaderOption {
 // stream claims. Special chunks (zeros, NaN, a repeated value) of 1 MiB or
 // more are produced 64 KiB at a time, so they are read whatever size they
 // declare. Random access (ReadAt, Seek) decodes one chunk at a time per
-// call, each within the same cap.
+// call, each within the same cap. DecodeAll, which holds its whole output,
+// refuses frames declaring more than n decompressed bytes.
 func WithMaxMemory(n int) ReaderOption {
 	return func(o *readerOptions) error {
 		if n < 1 {

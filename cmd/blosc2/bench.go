@@ -188,7 +188,7 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 		dtimes = append(dtimes, time.Since(t0).Seconds())
 
 		t0 = time.Now()
-		if mem, err = stream.DecodeAll(frame.Bytes(), mem[:0], stream.WithReaderConcurrency(p.Concurrency)); err != nil {
+		if mem, err = stream.DecodeAll(frame.Bytes(), mem[:0], stream.WithReaderConcurrency(p.Concurrency), stream.WithMaxMemory(max(len(src), stream.DefaultMaxMemory))); err != nil {
 			return nil, err
 		}
 		mtimes = append(mtimes, time.Since(t0).Seconds())
