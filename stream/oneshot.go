@@ -66,7 +66,7 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 			blosc2.ErrTooLarge, len(a.frames), len(src), size, o.maxMemory)
 	}
 	dst = slices.Grow(dst, int(size))[:start+int(size)]
-	if err := a.decodeChunks(dst[start:], o.concurrency); err != nil {
+	if _, err := a.decodeChunks(dst[start:], o.concurrency, nil); err != nil {
 		return dst[:start], err
 	}
 	return dst, nil
@@ -74,9 +74,11 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 
 // decodeChunks decodes every chunk of the frames into its place
 // in out (Size bytes) on n goroutines (the caller's among them), and
-// returns the error of the first chunk in stream order that fails: chunks
-// are taken in order and none is taken after a failure, so every chunk
-// before the failing one is decoded and checked.
+// returns the error of the first chunk in stream order that fails with
+// the number of bytes before it: chunks are taken in order and none is
+// taken after a failure, so every chunk before the failing one is decoded
+// and checked. Once stop is closed (nil: never), no chunk is taken, and
+// the first one not taken fails with errReaderClosed.
 //
 // Each goroutine decodes a chunk at a time on its own, except at the end:
 // when the chunks do not divide evenly among n goroutines (a short last
@@ -86,9 +88,10 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 // still leaves at least one) have their blocks decoded on n goroutines
 // each; while the other goroutines finish, the runtime shares the
 // processors among them.
-func (a *randomAccess) decodeChunks(out []byte, n int) error {
+func (a *randomAccess) decodeChunks(out []byte, n int, stop <-chan struct{}) (int64, error) {
 	type failure struct {
 		frame, chunk int
+		at           int64 // bytes of out before the chunk (its frame's start when unknown)
 		err          error
 	}
 	var (
@@ -122,13 +125,20 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 				blocks = n
 			}
 			s, m, err := fr.ChunkSpan(i)
+			at := a.starts[f]
 			if err == nil {
-				_, err = fr.ReadAtConcurrency(out[a.starts[f]+s:a.starts[f]+s+int64(m)], s, blocks)
+				at += s
+				select {
+				case <-stop:
+					err = errReaderClosed
+				default:
+					_, err = fr.ReadAtConcurrency(out[at:at+int64(m)], s, blocks)
+				}
 			}
 			if err != nil {
 				mu.Lock()
 				if first == nil || f < first.frame || f == first.frame && i < first.chunk {
-					first = &failure{f, i, err}
+					first = &failure{f, i, at, err}
 				}
 				mu.Unlock()
 				failed.Store(true)
@@ -143,9 +153,12 @@ func (a *randomAccess) decodeChunks(out []byte, n int) error {
 	decode()
 	wg.Wait()
 	if first != nil {
-		return fmt.Errorf("frame %d: %w", first.frame, first.err)
+		if first.err == errReaderClosed {
+			return first.at, first.err
+		}
+		return first.at, fmt.Errorf("frame %d: %w", first.frame, first.err)
 	}
-	return nil
+	return int64(len(out)), nil
 }
 
 // memWriter is an in-memory io.WriteSeeker and io.WriterAt appending to a

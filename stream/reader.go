@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/option"
 )
 
@@ -272,8 +273,14 @@ func (r *Reader) WriteTo(w io.Writer) (total int64, err error) {
 		}
 		return 0, err
 	}
-	if buf, ok := w.(*bytes.Buffer); ok && r.ahead == nil && r.opts.concurrency > 1 &&
-		r.curOff == len(r.cur) && r.virt.left() == 0 {
+	buf, isBuffer := w.(*bytes.Buffer)
+	fresh := r.ahead == nil && r.curOff == len(r.cur) && r.virt.left() == 0
+	if br, ok := r.src.(*bytes.Reader); ok && isBuffer && fresh && r.pos == 0 {
+		if total, ok, err := r.writeFromMemory(br, buf); ok {
+			return total, err
+		}
+	}
+	if isBuffer && fresh && r.opts.concurrency > 1 {
 		ra := startReadAhead(r.seq, r.opts.concurrency, r.dparams(), r.spares, r.closing, buf)
 		r.ahead = ra
 		defer func() {
@@ -316,6 +323,53 @@ func (r *Reader) WriteTo(w io.Writer) (total int64, err error) {
 		}
 	}
 }
+
+// writeFromMemory is WriteTo from a *bytes.Reader into a *bytes.Buffer
+// for a Reader that has not started: the source hands its bytes to one
+// Write (bytes.Reader.WriteTo), which decodes them as DecodeAll does,
+// each chunk from where it lies in them straight into its place in buf,
+// and returns only once no goroutine reads them: nothing is copied in or
+// out, and nothing keeps the source's slice. The source is left where
+// it was, as reading through its ReadAt leaves it. ok is false, nothing
+// done, when the source has moved since Reset, or the frames declare
+// more than the memory cap (then the read-ahead grows buf as the chunks
+// arrive).
+func (r *Reader) writeFromMemory(br *bytes.Reader, buf *bytes.Buffer) (total int64, ok bool, err error) {
+	a := r.ra
+	if a == nil || br.Size() != a.to || br.Size()-int64(br.Len()) != a.from || a.Size() > int64(r.opts.maxMemory) {
+		return 0, false, nil
+	}
+	_, err = br.WriteTo(writerFunc(func(p []byte) (int, error) {
+		m, err := openFrames(frame.Memory(p), int64(len(p)), &r.opts)
+		if err != nil {
+			return 0, err
+		}
+		buf.Grow(int(m.Size()))
+		out := buf.AvailableBuffer()[:m.Size()]
+		good, err := m.decodeChunks(out, r.opts.concurrency, r.closing)
+		buf.Write(out[:good]) // in place: Write's copy is onto itself
+		total = good
+		return len(p), err
+	}))
+	if _, serr := br.Seek(a.from, io.SeekStart); err == nil {
+		err = serr
+	}
+	r.pos += total
+	if err != nil {
+		if r.isClosed() {
+			err = errReaderClosed
+		}
+		return total, true, r.fail(err)
+	}
+	r.err = io.EOF
+	r.release()
+	return total, true, nil
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // Close ends the Reader: later calls return an error wrapping
 // blosc2.ErrClosed, and a Read waiting for the read-ahead returns at once.

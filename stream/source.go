@@ -69,6 +69,8 @@ func (s sequentialSource) Next(reuse []byte) ([]byte, chunkPos, error) {
 type randomAccess struct {
 	frames []*framereader.Reader
 	starts []int64 // uncompressed offset of each frame's first byte, and the total
+	// from and to are where the frames lie in the source (newRandomAccess).
+	from, to int64
 }
 
 // newRandomAccess opens src for random access when it allows it: an
@@ -105,7 +107,12 @@ func newRandomAccess(src io.Reader, o *readerOptions) (*randomAccess, error) {
 	if ra == nil || size < 0 {
 		return nil, nil
 	}
-	return openFrames(io.NewSectionReader(ra, start, size-start), size-start, o)
+	a, err := openFrames(io.NewSectionReader(ra, start, size-start), size-start, o)
+	if err != nil {
+		return nil, err
+	}
+	a.from, a.to = start, size
+	return a, nil
 }
 
 // openFrames opens the frames that ra holds from its start (size bytes),

@@ -38,6 +38,22 @@ func frameSource(frame []byte, sequential bool) io.Reader {
 	return bytes.NewReader(frame)
 }
 
+// sourceKinds are the three ways a Reader reads its source, by name: front
+// to back (a plain io.Reader, as a pipe gives it), through the index with
+// the read-ahead (an io.ReaderAt that is not in memory, as a file is), and
+// from memory (a bytes.Reader, whose bytes WriteTo into a bytes.Buffer
+// decodes where they lie).
+var sourceKinds = []struct {
+	name string
+	of   func(frame []byte) io.Reader
+}{
+	{"plain", func(frame []byte) io.Reader { return frameSource(frame, true) }},
+	{"index", func(frame []byte) io.Reader {
+		return io.NewSectionReader(bytes.NewReader(frame), 0, int64(len(frame)))
+	}},
+	{"memory", func(frame []byte) io.Reader { return frameSource(frame, false) }},
+}
+
 func compressAll(t testing.TB, data []byte, write func(w *Writer, data []byte) error, opts ...WriterOption) []byte {
 	t.Helper()
 	var buf bytes.Buffer

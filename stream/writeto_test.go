@@ -32,8 +32,9 @@ func writeToData(t *testing.T) []byte {
 
 // TestWriteToBufferInPlace: io.Copy into a bytes.Buffer, where the chunks
 // are decoded straight into the buffer's spare capacity, gives the
-// stream's bytes after what the buffer held, from random-access and
-// plain sources (where the window grows as the stream goes), on 2-5
+// stream's bytes after what the buffer held, from plain sources (where
+// the window grows as the stream goes), random-access ones and memory,
+// on 2-5
 // goroutines, into empty buffers, buffers with content, buffers with
 // room and buffers partly read (whose Grow slides the content down).
 func TestWriteToBufferInPlace(t *testing.T) {
@@ -60,10 +61,9 @@ func TestWriteToBufferInPlace(t *testing.T) {
 		},
 	}
 	for _, conc := range []int{2, 3, 5} {
-		for _, seq := range []bool{false, true} {
+		for _, kind := range sourceKinds {
 			for name, mk := range buffers {
-				src := frameSource(frame, seq)
-				r, err := NewReader(src, WithReaderConcurrency(conc))
+				r, err := NewReader(kind.of(frame), WithReaderConcurrency(conc))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -71,8 +71,8 @@ func TestWriteToBufferInPlace(t *testing.T) {
 				want := append(append([]byte(nil), buf.Bytes()...), data...)
 				n, err := io.Copy(buf, r)
 				if err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), want) {
-					t.Errorf("concurrency %d, sequential %v, %s buffer: %d bytes, %v; the output differs: %v",
-						conc, seq, name, n, err, !bytes.Equal(buf.Bytes(), want))
+					t.Errorf("concurrency %d, %s source, %s buffer: %d bytes, %v; the output differs: %v",
+						conc, kind.name, name, n, err, !bytes.Equal(buf.Bytes(), want))
 				}
 				if n, err := r.WriteTo(buf); n != 0 || err != nil {
 					t.Errorf("WriteTo after the end: %d, %v", n, err)
@@ -113,18 +113,17 @@ func TestWriteToBufferDamage(t *testing.T) {
 	for _, at := range []float64{0.3, 0.55, 0.8} {
 		bad := append([]byte(nil), frame...)
 		bad[int(at*float64(len(frame)))] ^= 0x5a
-		for _, seq := range []bool{false, true} {
-			src := frameSource(bad, seq)
-			if err := r.Reset(src); err != nil {
+		for _, kind := range sourceKinds {
+			if err := r.Reset(kind.of(bad)); err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
 			_, err := r.WriteTo(&buf)
 			if !errors.Is(err, blosc2.ErrChecksum) && !errors.Is(err, blosc2.ErrCorrupt) {
-				t.Errorf("damage at %.0f%%, sequential %v: %v, want a checksum or corruption error", 100*at, seq, err)
+				t.Errorf("damage at %.0f%%, %s source: %v, want a checksum or corruption error", 100*at, kind.name, err)
 			}
-			if got := buf.Bytes(); !seq && (len(got)%cs != 0 || !bytes.Equal(got, data[:len(got)])) {
-				t.Errorf("damage at %.0f%%, sequential %v: the buffer holds %d bytes that are not the stream's first whole chunks", 100*at, seq, len(got))
+			if got := buf.Bytes(); kind.name != "plain" && (len(got)%cs != 0 || !bytes.Equal(got, data[:len(got)])) {
+				t.Errorf("damage at %.0f%%, %s source: the buffer holds %d bytes that are not the stream's first whole chunks", 100*at, kind.name, len(got))
 			}
 		}
 	}
@@ -132,7 +131,7 @@ func TestWriteToBufferDamage(t *testing.T) {
 }
 
 // TestWriteToBufferNoDecodedBuffers: into a bytes.Buffer with room, a
-// Reader allocates no buffer for decoded chunks: blosc2.Decompress, which
+// Reader of a file or of memory allocates no buffer for decoded chunks: blosc2.Decompress, which
 // allocates a chunk's output when it is given no room, allocates no
 // chunk-sized buffer on 16 chunks of 1 MiB; into io.Discard, at least one. Counted in
 // the heap profile by call stack, so that what the scheduler varies (how
@@ -179,9 +178,9 @@ func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
 		}
 		return total
 	}
-	read := func(w io.Writer) int64 {
+	read := func(src io.Reader, w io.Writer) int64 {
 		before := decodedBytes()
-		r, err := NewReader(bytes.NewReader(frame), WithReaderConcurrency(2))
+		r, err := NewReader(src, WithReaderConcurrency(2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,18 +189,21 @@ func TestWriteToBufferNoDecodedBuffers(t *testing.T) {
 		}
 		return decodedBytes() - before
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, len(data)))
-	inPlace := read(buf)
-	if !bytes.Equal(buf.Bytes(), data) {
-		t.Fatal("the stream read back wrong")
+	for _, kind := range sourceKinds[1:] { // through the index, and from memory
+		buf := bytes.NewBuffer(make([]byte, 0, len(data)))
+		inPlace := read(kind.of(frame), buf)
+		if !bytes.Equal(buf.Bytes(), data) {
+			t.Fatalf("%s source: the stream read back wrong", kind.name)
+		}
+		t.Logf("%s source: chunk outputs allocated into a bytes.Buffer: %d bytes", kind.name, inPlace)
+		if inPlace != 0 {
+			t.Errorf("%s source: allocated %d bytes of chunk output reading into a bytes.Buffer with room: the chunks were not decoded in place", kind.name, inPlace)
+		}
 	}
 	runtime.GC()
 	runtime.GC() // empty the pools: the Reader into io.Discard allocates its buffers
-	copied := read(io.Discard)
-	t.Logf("chunk outputs allocated: %d bytes into a bytes.Buffer, %d into io.Discard", inPlace, copied)
-	if inPlace != 0 {
-		t.Errorf("allocated %d bytes of chunk output reading into a bytes.Buffer with room: the chunks were not decoded in place", inPlace)
-	}
+	copied := read(bytes.NewReader(frame), io.Discard)
+	t.Logf("chunk outputs allocated into io.Discard: %d bytes", copied)
 	if copied < cs {
 		t.Errorf("allocated %d bytes of chunk output reading into io.Discard: the test cannot tell the two apart", copied)
 	}
@@ -224,7 +226,8 @@ func (c slowCodec) Decompress(dst, src []byte, meta uint8, dict []byte) (int, er
 // returns once no decoder writes into the buffer's spare capacity any
 // more: the capacity, filled with a pattern as soon as WriteTo returns,
 // keeps it (and the race detector sees no write of ours after the
-// return), for Closes at several points of the stream.
+// return), for Closes at several points of the stream, whatever the
+// source.
 func TestWriteToBufferClose(t *testing.T) {
 	defer noLeak(t)()
 	lz4, err := codec.Lookup(blosc2.LZ4)
@@ -236,43 +239,97 @@ func TestWriteToBufferClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	const cs = 64 << 10
-	data := telemetry(16*cs, 7)
+	data := telemetry(32*cs, 7)
 	p := blosc2.DefaultCParams()
 	p.Codec, p.TypeSize, p.BlockSize = id, 8, cs
 	frame, err := EncodeAll(data, nil, WithCParams(p), WithChunkSize(cs))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, after := range []time.Duration{5, 20, 35, 50, 65} {
-		t.Run(fmt.Sprint(after*time.Millisecond), func(t *testing.T) {
-			r, err := NewReader(struct{ io.Reader }{bytes.NewReader(frame)}, WithReaderConcurrency(2))
+	for _, kind := range sourceKinds {
+		for _, after := range []time.Duration{5, 20, 35, 50, 65} {
+			t.Run(fmt.Sprint(kind.name, "/", after*time.Millisecond), func(t *testing.T) {
+				r, err := NewReader(kind.of(frame), WithReaderConcurrency(2))
+				if err != nil {
+					t.Fatal(err)
+				}
+				closer := time.AfterFunc(after*time.Millisecond, func() { r.Close() })
+				defer closer.Stop()
+				var buf bytes.Buffer
+				_, err = r.WriteTo(&buf)
+				spare := buf.AvailableBuffer()
+				spare = spare[:cap(spare)]
+				for i := range spare {
+					spare[i] = 0xa5
+				}
+				if err == nil {
+					t.Fatal("the stream ended before the Close: 32 chunks take 240 ms")
+				}
+				if !errors.Is(err, blosc2.ErrClosed) {
+					t.Fatalf("WriteTo: %v, want ErrClosed", err)
+				}
+				time.Sleep(40 * time.Millisecond) // longer than a chunk's decoding
+				for i, c := range spare {
+					if c != 0xa5 {
+						t.Fatalf("Close after %d ms: byte %d of the buffer's spare capacity was written after WriteTo returned", after, i)
+					}
+				}
+				if got := buf.Bytes(); !bytes.Equal(got, data[:len(got)]) {
+					t.Errorf("Close after %d ms: the buffer's %d bytes are not the stream's first", after, len(got))
+				}
+			})
+		}
+	}
+}
+
+// TestWriteToMemorySource: from a bytes.Reader, WriteTo into a
+// bytes.Buffer decodes the source's bytes where they lie, and leaves it
+// as reading through ReadAt does: the frames start at the position the
+// source had at Reset and the source is back there afterwards; with
+// WithMultistream(false) only the first frame of two is read. A source
+// moved since Reset, or frames declaring more than the memory cap, are
+// read through the read-ahead instead, to the same bytes.
+func TestWriteToMemorySource(t *testing.T) {
+	defer noLeak(t)()
+	data := writeToData(t)
+	frame, err := EncodeAll(data, nil, WithChunkSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lead := []byte("not a frame")
+	src := append(append(append([]byte(nil), lead...), frame...), frame...)
+	both := append(append([]byte(nil), data...), data...)
+	for _, tc := range []struct {
+		name  string
+		opts  []ReaderOption
+		moved int64 // bytes the source is read past between Reset and WriteTo
+		want  []byte
+	}{
+		{"two frames", nil, 0, both},
+		{"first frame", []ReaderOption{WithMultistream(false)}, 0, data},
+		{"moved source", nil, 5, both},
+		{"over the cap", []ReaderOption{WithMaxMemory(1 << 20)}, 0, both},
+	} {
+		for _, conc := range []int{1, 2} {
+			br := bytes.NewReader(src)
+			br.Seek(int64(len(lead)), io.SeekStart)
+			r, err := NewReader(br, append([]ReaderOption{WithReaderConcurrency(conc)}, tc.opts...)...)
 			if err != nil {
 				t.Fatal(err)
 			}
-			closer := time.AfterFunc(after*time.Millisecond, func() { r.Close() })
-			defer closer.Stop()
+			br.Seek(tc.moved, io.SeekCurrent)
 			var buf bytes.Buffer
-			_, err = r.WriteTo(&buf)
-			spare := buf.AvailableBuffer()
-			spare = spare[:cap(spare)]
-			for i := range spare {
-				spare[i] = 0xa5
+			n, err := r.WriteTo(&buf)
+			if err != nil || n != int64(len(tc.want)) || !bytes.Equal(buf.Bytes(), tc.want) {
+				t.Errorf("%s, concurrency %d: %d bytes, %v; equal %v", tc.name, conc, n, err, bytes.Equal(buf.Bytes(), tc.want))
 			}
-			if err == nil {
-				t.Skip("the stream ended before the Close") // not expected: 16 chunks take 120 ms
+			if pos, _ := br.Seek(0, io.SeekCurrent); pos != int64(len(lead))+tc.moved {
+				t.Errorf("%s, concurrency %d: the source is at %d, not %d where it was", tc.name, conc, pos, int64(len(lead))+tc.moved)
 			}
-			if !errors.Is(err, blosc2.ErrClosed) {
-				t.Fatalf("WriteTo: %v, want ErrClosed", err)
+			if k, err := r.Read(make([]byte, 1)); k != 0 || err != io.EOF {
+				t.Errorf("%s, concurrency %d: Read after WriteTo: %d, %v", tc.name, conc, k, err)
 			}
-			time.Sleep(40 * time.Millisecond) // longer than a chunk's decoding
-			for i, c := range spare {
-				if c != 0xa5 {
-					t.Fatalf("Close after %d ms: byte %d of the buffer's spare capacity was written after WriteTo returned", after, i)
-				}
-			}
-			if got := buf.Bytes(); !bytes.Equal(got, data[:len(got)]) {
-				t.Errorf("Close after %d ms: the buffer's %d bytes are not the stream's first", after, len(got))
-			}
-		})
+			r.Close()
+		}
 	}
 }
