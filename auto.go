@@ -326,9 +326,10 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	sizes := a.sizes(sample, cands)
 	best, bestN := cands[0], sizes[0]
 	shufN := 0
-	for i, n := range sizes[1:] {
-		if n < bestN {
-			best, bestN = cands[i+1], n
+	for i, z := range sizes[1:] {
+		n := z.n
+		if n < bestN.n {
+			best, bestN = cands[i+1], z
 		}
 		if shufN == 0 || n < shufN {
 			shufN = n
@@ -344,8 +345,8 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	// tier a fifth of its compression time.
 	var more []candidate
 	gain := len(sample) - shufN // the best shuffle's saving
-	for i, n := range sizes[1:] {
-		if n <= shufN+shufN/5 && 5*(len(sample)-n) >= 4*gain {
+	for i, z := range sizes[1:] {
+		if n := z.n; n <= shufN+shufN/5 && 5*(len(sample)-n) >= 4*gain {
 			ts := cands[i+1].ts
 			more = append(more,
 				candidate{ts: ts, filters: Pipeline(Filter{ID: BitShuffle})},
@@ -354,26 +355,29 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 				candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
 		}
 	}
-	bestRaw := bestN
-	for i, n := range a.sizes(sample, more) {
-		raw := n
+	bestRaw, bestScore := bestN, bestN.n
+	for i, z := range a.sizes(sample, more) {
+		n := z.n
 		if i%2 == 1 {
 			// Bytedelta's decoding is a running sum, slower than the
 			// other filters: it must win by more than 4%.
 			n += n / 25
 		}
-		if n < bestN {
-			best, bestN, bestRaw = more[i], n, raw
+		if n < bestScore {
+			best, bestScore, bestRaw = more[i], n, z
 		}
 	}
 	return a.literalLevel(sample, best, bestRaw)
 }
 
 // literalLevel returns best at the codec's fastest level (clevel 1) when
-// the tier allows it (tierParams.literalSlack) and the sample, n bytes
-// under best at the level the probe used, is little larger at clevel 1
-// than at the tier's level; else best.
-func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
+// the tier allows it (tierParams.literalSlack) and the sample, z under
+// best at the level the probe used, is little larger at clevel 1 than at
+// the tier's level; else best. The other level is measured on the
+// sample's first window alone, against what that window (the first
+// block of the probe's chunk) took at the probe's level: half the cost
+// of measuring the whole sample, the probe's largest single step.
+func (a *Auto) literalLevel(sample []byte, best candidate, z probed) candidate {
 	tp := a.tier()
 	if tp.literalSlack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
 		return best
@@ -383,20 +387,24 @@ func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 	// and on highly compressible data (timestamps) the long matches of
 	// whole blocks, which small sample windows do not show, make the
 	// slower level pay.
-	if p := a.params(best); !filtered(&p) || 5*n <= len(sample) {
+	if p := a.params(best); !filtered(&p) || 5*z.n <= len(sample) {
 		return best
+	}
+	fast, slow := best, best
+	fast.level, slow.level = 1, tp.level
+	if z.first < 0 {
+		return fast // the sample was stored as it is: nothing to lose
 	}
 	// The probe ran zstd at clevel 1 (see sizes) and other codecs at the
 	// tier's level: the other size is measured.
-	fast, slow := best, best
-	fast.level, slow.level = 1, tp.level
-	nFast, nSlow := n, n
+	nFast, nSlow := z.first, z.first
+	window := sample[:min(probeWindow, len(sample))]
 	if tp.codec == Zstd {
-		nSlow = a.sizes(sample, []candidate{slow})[0]
+		nSlow = a.sizes(window, []candidate{slow})[0].first
 	} else {
-		nFast = a.sizes(sample, []candidate{fast})[0]
+		nFast = a.sizes(window, []candidate{fast})[0].first
 	}
-	if nFast <= nSlow+nSlow/tp.literalSlack {
+	if nFast >= 0 && nSlow >= 0 && nFast <= nSlow+nSlow/tp.literalSlack {
 		return fast
 	}
 	return best
@@ -407,18 +415,48 @@ func (a *Auto) literalLevel(sample []byte, best candidate, n int) candidate {
 func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
 	sizes := a.sizes(sample, cands)
 	best := 0
-	for i, n := range sizes {
-		if n < sizes[best] {
+	for i, z := range sizes {
+		if z.n < sizes[best].n {
 			best = i
 		}
 	}
-	return cands[best], sizes[best]
+	return cands[best], sizes[best].n
+}
+
+// probed is what a candidate's chunk of the sample takes: n bytes in
+// all, first of them its first block (a probe window), or -1 when the
+// chunk has no blocks of its own (stored whole, or special).
+type probed struct{ n, first int }
+
+// firstBlockBytes is the bytes the first block of chunk takes, its
+// streams' sizes included, as the block walker finds them; -1 for a
+// chunk without blocks of its own (stored whole, special).
+func firstBlockBytes(chunk []byte) int {
+	h, err := ParseHeader(chunk)
+	if err != nil || h.Memcpyed() || h.Special() != SpecialNone || h.VLBlocks() || h.NBlocks() == 0 {
+		return -1
+	}
+	d, err := newDecoder(&h, chunk)
+	if err != nil {
+		return -1
+	}
+	defer d.release()
+	_, bsize := d.blockRange(0)
+	n := 0
+	d.eachStream(0, bsize, func(k, neblock, csize int, src []byte) error {
+		n += 4 + len(src)
+		if csize < 0 {
+			n++ // a run: its byte
+		}
+		return nil
+	})
+	return n
 }
 
 // sizes returns the size of sample's chunk under each candidate,
 // computed on up to Base.Concurrency goroutines.
-func (a *Auto) sizes(sample []byte, cands []candidate) []int {
-	sizes := make([]int, len(cands))
+func (a *Auto) sizes(sample []byte, cands []candidate) []probed {
+	sizes := make([]probed, len(cands))
 	size := func(i int, out []byte) []byte {
 		p := a.params(cands[i])
 		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd && cands[i].level == 0 {
@@ -431,9 +469,9 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		p.Concurrency = 1
 		p.UseDict = false
 		out, err := Compress(out[:0], sample, &p)
-		sizes[i] = len(out)
+		sizes[i] = probed{len(out), firstBlockBytes(out)}
 		if err != nil {
-			sizes[i] = len(sample) + MaxOverhead
+			sizes[i] = probed{len(sample) + MaxOverhead, -1}
 		}
 		return out
 	}

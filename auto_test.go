@@ -278,3 +278,52 @@ func TestAutoTextBlocks(t *testing.T) {
 		t.Errorf("best tier, smooth f64: block size %d, want %d", bs, tiers[TierBest].typedBS)
 	}
 }
+
+// TestFirstBlockBytes: the bytes firstBlockBytes reads off a chunk's
+// block table for its first block are what that block takes compressed
+// on its own: a chunk of the first block alone, with the same parameters,
+// is its header, one block start and those bytes. Chunks stored as they
+// are have no blocks of their own (-1).
+func TestFirstBlockBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		data []byte
+		p    CParams
+	}{
+		{"text zstd", synthText(100000), CParams{Codec: Zstd, Level: 1, TypeSize: 1}},
+		{"f64 lz4 shuffle", synthF64(20000), CParams{Codec: LZ4, Level: 9, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle})}},
+		{"i16 zstd bytedelta", synthI16(60000), CParams{Codec: Zstd, Level: 4, TypeSize: 2, Filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: 2})}},
+		{"stamps blosclz", synthStamps(20000), CParams{Codec: BloscLZ, Level: 5, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle})}},
+	} {
+		tc.p.BlockSize, tc.p.Concurrency = 16<<10, 1
+		chunk, err := Compress(nil, tc.data, &tc.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alone, err := Compress(nil, tc.data[:16<<10], &tc.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, _ := ParseHeader(alone)
+		want := len(alone) - h.HeaderLen() - 4
+		if h.Memcpyed() {
+			t.Fatalf("%s: the first block alone was stored as it is", tc.name)
+		}
+		if got := firstBlockBytes(chunk); got != want {
+			t.Errorf("%s: %d bytes, the block alone takes %d", tc.name, got, want)
+		}
+	}
+	raw := make([]byte, 50000)
+	r := rand.New(rand.NewPCG(7, 8))
+	for i := range raw {
+		raw[i] = byte(r.Uint32())
+	}
+	p := CParams{Codec: LZ4, Level: 5, TypeSize: 1, BlockSize: 16 << 10}
+	chunk, err := Compress(nil, raw, &p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := firstBlockBytes(chunk); got != -1 {
+		t.Errorf("random bytes, stored as they are: %d, want -1", got)
+	}
+}
