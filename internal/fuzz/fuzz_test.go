@@ -72,6 +72,24 @@ func FuzzChunkReader(f *testing.F) {
 		} else if !isSentinel(err) {
 			t.Fatalf("NewReader (random access): %v", err)
 		}
+		// From memory into a bytes.Buffer: WriteTo decodes the frame where
+		// it lies when it declares no more than the memory cap, as
+		// DecodeAll does; the same bytes as read front to back. Frames
+		// declaring more go through the read-ahead, which grows the buffer
+		// to all they declare: not those over 64 MiB.
+		if r, err := stream.NewReader(bytes.NewReader(frame), opts...); err == nil {
+			if r.Size() < 64<<20 {
+				var buf bytes.Buffer
+				_, err := r.WriteTo(&buf)
+				if err != nil && !isSentinel(err) {
+					t.Fatalf("WriteTo from memory: %v", err)
+				}
+				if err == nil && seqOK && !bytes.Equal(buf.Bytes(), seq) {
+					t.Fatalf("WriteTo from memory gives %d bytes, sequential %d, and they differ", buf.Len(), len(seq))
+				}
+			}
+			r.Close()
+		}
 	})
 }
 
@@ -123,8 +141,9 @@ func FuzzStreamRoundTrip(f *testing.F) {
 
 // FuzzChecksummedDamage writes data as a frame with the default checksums,
 // damages it as the fuzzer says (pairs of a 16-bit position and a byte to
-// XOR there), and decodes it through the index and front to back: each
-// decode fails or returns exactly data, never other bytes with a nil error.
+// XOR there), and decodes it through the index, front to back and from
+// memory into a bytes.Buffer: each decode fails or returns exactly data,
+// never other bytes with a nil error.
 func FuzzChecksummedDamage(f *testing.F) {
 	f.Add(bytes.Repeat([]byte("telemetry 21.5 21.7 21.6\n"), 400), uint8(0), []byte{0, 200, 0x10})
 	f.Add(bytes.Repeat([]byte{1, 0, 0, 0, 2, 0, 0, 0}, 2000), uint8(1), []byte{1, 0, 0xff, 0, 150, 1})
@@ -155,6 +174,17 @@ func FuzzChecksummedDamage(f *testing.F) {
 			check("sequential", got, err)
 		} else {
 			check("sequential", nil, err)
+		}
+		// From memory into a bytes.Buffer, the frame decoded where it lies.
+		if r, err := stream.NewReader(bytes.NewReader(frame), stream.WithMaxMemory(1<<20)); err == nil {
+			if r.Size() < 1<<24 {
+				var buf bytes.Buffer
+				_, err := r.WriteTo(&buf)
+				check("WriteTo from memory", buf.Bytes(), err)
+			}
+			r.Close()
+		} else {
+			check("WriteTo from memory", nil, err)
 		}
 	})
 }
