@@ -110,7 +110,9 @@ func isSentinel(err error) bool { return errs.IsBadInput(err) }
 // on each crafted frame of internal/hostile stays within the cap plus
 // 64 MiB of heap: a frame that declares more than the cap fails with
 // ErrTooLarge before decoding, one within it decodes to the bytes the
-// Reader yields, and frames whose sizes lie fail with a sentinel.
+// Reader yields, and frames whose sizes lie fail with a sentinel. So does
+// a Reader's WriteTo from a bytes.Reader into a bytes.Buffer, which
+// decodes as DecodeAll does, for the frames within the cap.
 func TestHostileFramesDecodeAllInCap(t *testing.T) {
 	const memCap, slack = 64 << 20, 64 << 20
 	for _, f := range hostile.Frames(268_435_450) {
@@ -146,6 +148,27 @@ func TestHostileFramesDecodeAllInCap(t *testing.T) {
 				if err != nil || int64(len(want)) != f.Out || !bytes.Equal(got, want) {
 					t.Errorf("%s conc %d: %d bytes, the Reader's %d (%v), declared %d", f.Name, conc, len(got), len(want), err, f.Out)
 				}
+			}
+			if f.Out > memCap {
+				continue // WriteTo would take the read-ahead, and fill the buffer with all of it
+			}
+			// A Reader's WriteTo from memory into a bytes.Buffer decodes as
+			// DecodeAll does, within the same bounds.
+			var buf bytes.Buffer
+			peak = peakHeap(func() {
+				var r *Reader
+				if r, err = NewReader(bytes.NewReader(f.Data), WithMaxMemory(memCap), WithReaderConcurrency(conc)); err != nil {
+					return
+				}
+				_, err = r.WriteTo(&buf)
+				r.Close()
+			})
+			t.Logf("%-17s conc %d: WriteTo from memory: %4d MiB peak heap, %d bytes, %v", f.Name, conc, peak>>20, buf.Len(), err)
+			if peak > memCap+slack && !race.Enabled {
+				t.Errorf("%s conc %d: WriteTo from memory: peak heap %d MiB", f.Name, conc, peak>>20)
+			}
+			if f.Out < 0 && (err == nil || !isSentinel(err)) || f.Out >= 0 && (err != nil || !bytes.Equal(buf.Bytes(), got)) {
+				t.Errorf("%s conc %d: WriteTo from memory: %d bytes, %v; DecodeAll's %d", f.Name, conc, buf.Len(), err, len(got))
 			}
 		}
 	}
