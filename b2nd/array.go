@@ -215,7 +215,10 @@ func (a *Array) ReadSliceInto(out []byte, start, stop []int64) error {
 
 // WriteTo writes the whole array to w in C order (io.WriterTo), one row
 // of chunks at a time, so that memory use stays at one such slab however
-// large the array.
+// large the array. A slab larger than WithMaxMemory is written a few rows
+// of the first axis at a time, each decoding the chunks it crosses again:
+// reading stays within the cap. A single such row larger than the cap
+// fails with an error wrapping blosc2.ErrTooLarge.
 func (a *Array) WriteTo(w io.Writer) (int64, error) {
 	g := a.g
 	if g.nitems == 0 {
@@ -226,6 +229,10 @@ func (a *Array) WriteTo(w io.Writer) (int64, error) {
 	step := int64(1)
 	if g.ndim > 0 {
 		step = g.cs[0]
+		limit := int64(a.dp.MemoryCap())
+		if row := g.nitems / g.shape[0] * g.T; step > limit/row {
+			step = max(1, limit/row)
+		}
 	}
 	var buf []byte
 	var n int64

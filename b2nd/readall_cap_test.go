@@ -3,6 +3,8 @@ package b2nd_test
 import (
 	"bytes"
 	"errors"
+	"io"
+	"path/filepath"
 	"runtime"
 	"testing"
 
@@ -45,5 +47,41 @@ func TestReadAllCapsOutput(t *testing.T) {
 	got, err = open(8 * n).ReadAll(nil)
 	if err != nil || !bytes.Equal(got, make([]byte, 8*n)) {
 		t.Fatalf("under a cap of its size: %d bytes, %v", len(got), err)
+	}
+}
+
+// TestWriteToWithinCap: WriteTo writes a row of chunks at a time; when
+// one is larger than WithMaxMemory it writes as many rows of the first
+// axis as fit, and gives the same bytes as ReadAll under a larger cap; a
+// single row larger than the cap fails with ErrTooLarge.
+func TestWriteToWithinCap(t *testing.T) {
+	const rows, cols = 40, 1000
+	data := make([]byte, rows*cols*8)
+	for i := range data {
+		data[i] = byte(i * 7 / 3)
+	}
+	path := filepath.Join(t.TempDir(), "a.b2nd")
+	if err := b2nd.WriteFile(path, data, []int64{rows, cols}, "<f8", b2nd.WithChunkShape(20, 10), b2nd.WithBlockShape(5, 10)); err != nil {
+		t.Fatal(err)
+	}
+	for _, limit := range []int{20 * cols * 8, 50_000, cols * 8} {
+		a, err := b2nd.Open(path, b2nd.WithMaxMemory(limit))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		n, err := a.WriteTo(&buf)
+		a.Close()
+		if err != nil || n != int64(len(data)) || !bytes.Equal(buf.Bytes(), data) {
+			t.Errorf("cap %d: %d bytes, %v; equal %v", limit, n, err, bytes.Equal(buf.Bytes(), data))
+		}
+	}
+	a, err := b2nd.Open(path, b2nd.WithMaxMemory(cols*8-1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if _, err := a.WriteTo(io.Discard); !errors.Is(err, blosc2.ErrTooLarge) {
+		t.Errorf("a row of %d bytes under a cap of one less: %v", cols*8, err)
 	}
 }
