@@ -344,6 +344,9 @@ func (r *Reader) writeFromMemory(br *bytes.Reader, buf *bytes.Buffer) (total int
 		if err != nil {
 			return 0, err
 		}
+		if m.Size() != a.Size() { // the caller changed the source's bytes
+			return 0, fmt.Errorf("%w: the frames now declare %d bytes, %d when the Reader opened them", blosc2.ErrCorrupt, m.Size(), a.Size())
+		}
 		buf.Grow(int(m.Size()))
 		out := buf.AvailableBuffer()[:m.Size()]
 		good, err := m.decodeChunks(out, r.opts.concurrency, r.closing)

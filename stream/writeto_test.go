@@ -333,3 +333,30 @@ func TestWriteToMemorySource(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteToMemorySourceChanged: bytes of a bytes.Reader changed under a
+// Reader between Reset and WriteTo, so that the frame now declares
+// another size, fail with ErrCorrupt rather than give the new frame's
+// bytes as the stream the Reader opened.
+func TestWriteToMemorySourceChanged(t *testing.T) {
+	data := writeToData(t)
+	long, err := EncodeAll(data, nil, WithChunkSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, err := EncodeAll(data[:len(data)/2], nil, WithChunkSize(64<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := bytes.Clone(long)
+	r, err := NewReader(bytes.NewReader(src), WithMultistream(false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	copy(src, short)
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); !errors.Is(err, blosc2.ErrCorrupt) {
+		t.Fatalf("WriteTo: %v (%d bytes), want ErrCorrupt", err, buf.Len())
+	}
+}
