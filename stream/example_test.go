@@ -2,6 +2,7 @@ package stream_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -199,4 +200,25 @@ func ExampleNewReader_concatenated() {
 	// Output:
 	// monday
 	// tuesday
+}
+
+// Decode a frame held in memory, refusing one that declares more than
+// the caller is ready to hold: a frame of a few hundred bytes can declare
+// gigabytes of zeros.
+func ExampleDecodeAll() {
+	frame, err := stream.EncodeAll(make([]byte, 1<<20), nil) // 1 MiB of zeros
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(frame) < 1000)
+
+	data, err := stream.DecodeAll(frame, nil, stream.WithMaxMemory(64<<10))
+	fmt.Println(len(data), errors.Is(err, blosc2.ErrTooLarge))
+
+	data, err = stream.DecodeAll(frame, nil, stream.WithMaxMemory(1<<20))
+	fmt.Println(len(data), err)
+	// Output:
+	// true
+	// 0 true
+	// 1048576 <nil>
 }
