@@ -65,11 +65,22 @@ func DecodeAll(src, dst []byte, opts ...ReaderOption) ([]byte, error) {
 		return dst, fmt.Errorf("%w: DecodeAll: the frames (%d in %d bytes) declare %d decompressed bytes, more than the %d allowed (WithMaxMemory)",
 			blosc2.ErrTooLarge, len(a.frames), len(src), size, o.maxMemory)
 	}
-	dst = slices.Grow(dst, int(size))[:start+int(size)]
-	if _, err := a.decodeChunks(dst[start:], o.concurrency, nil); err != nil {
-		return dst[:start], err
+	out, err := a.appendDecoded(dst, o.concurrency, nil)
+	if err != nil {
+		return dst, err
 	}
-	return dst, nil
+	return out, nil
+}
+
+// appendDecoded appends the frames' Size bytes to dst, each chunk decoded
+// into its place (decodeChunks); after an error it holds what precedes
+// the failing chunk. Where dst has the room, the bytes are decoded in
+// place.
+func (a *randomAccess) appendDecoded(dst []byte, n int, stop <-chan struct{}) ([]byte, error) {
+	start, size := len(dst), int(a.Size())
+	dst = slices.Grow(dst, size)[:start+size]
+	good, err := a.decodeChunks(dst[start:], n, stop)
+	return dst[:start+int(good)], err
 }
 
 // decodeChunks decodes every chunk of the frames into its place

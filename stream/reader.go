@@ -348,10 +348,9 @@ func (r *Reader) writeFromMemory(br *bytes.Reader, buf *bytes.Buffer) (total int
 			return 0, fmt.Errorf("%w: the frames now declare %d bytes, %d when the Reader opened them", blosc2.ErrCorrupt, m.Size(), a.Size())
 		}
 		buf.Grow(int(m.Size()))
-		out := buf.AvailableBuffer()[:m.Size()]
-		good, err := m.decodeChunks(out, r.opts.concurrency, r.closing)
-		buf.Write(out[:good]) // in place: Write's copy is onto itself
-		total = good
+		out, err := m.appendDecoded(buf.AvailableBuffer(), r.opts.concurrency, r.closing)
+		buf.Write(out) // in place: Write's copy is onto itself
+		total = int64(len(out))
 		return len(p), err
 	}))
 	if _, serr := br.Seek(a.from, io.SeekStart); err == nil {
