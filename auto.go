@@ -33,7 +33,13 @@ const (
 	// clevel 1 (zstd level 1, SpeedFastest) gets clevel 1: noisy
 	// measurements, audio, grids of nearly random low bytes, where
 	// zstd's matches gain little, compress about 1.5 times as fast. The
-	// level is not recorded in a chunk, so info does not show it.
+	// level is not recorded in a chunk, so info does not show it. A
+	// filtered chunk whose sample compresses less than 2:1 takes
+	// [TierFastest]'s LZ4 and blocks instead (under its filters or
+	// bitshuffle), when that sample is less than 1/6 larger: audio,
+	// noisy float64 measurements, where zstd's gain over LZ4 (2.5-8.5%
+	// of the size on the project's data) costs twice the compression
+	// and the decompression time.
 	TierDefault
 	// TierBetter compresses with Zstd at clevel 4 (zstd level 7,
 	// SpeedBetterCompression) in 512 KiB blocks after a filter, 4 MiB
@@ -142,13 +148,21 @@ type tierParams struct {
 	// the size on the probe's sample against the tier's level: 1.5 to 3
 	// times the speed for that fraction of the ratio.
 	literalSlack int
+	// fastCodecSlack, when not 0, lets a filtered chunk that compresses
+	// less than 2:1 under the tier's codec (audio, grids of nearly
+	// random low bytes: what zstd gains there over LZ4 is entropy
+	// coding of near-noise, at two to four times LZ4's time) take the
+	// fastest tier's codec and level instead, under the better of the
+	// winner's filters and bitshuffle at its element size, when that
+	// loses less than 1/fastCodecSlack of the sample's size.
+	fastCodecSlack int
 }
 
 var tiers = [...]tierParams{
-	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 16},
-	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, false, 50},
-	TierBetter:  {Zstd, 4, 4 << 20, 512 << 10, true, 100},
-	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, true, 0},
+	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 16, 0},
+	TierDefault: {Zstd, 2, 2 << 20, 256 << 10, false, 50, 6},
+	TierBetter:  {Zstd, 4, 4 << 20, 512 << 10, true, 100, 0},
+	TierBest:    {Zstd, 6, 4 << 20, 1 << 20, true, 0, 0},
 }
 
 func (a *Auto) tier() tierParams {
@@ -219,20 +233,38 @@ func ChooseCParams(src []byte, a *Auto) (CParams, error) {
 }
 
 // candidate is one filter pipeline and element size, and the codec
-// level when not the tier's (0).
+// level when not the tier's (0), or the fastest tier's codec and level
+// instead of this tier's (fastCodec).
 type candidate struct {
-	ts      int
-	filters [MaxFilters]Filter
-	level   int
+	ts        int
+	filters   [MaxFilters]Filter
+	level     int
+	fastCodec bool
 }
 
 // params returns a's parameters for candidate c.
 func (a *Auto) params(c candidate) CParams {
 	p := a.base(c.filters, c.ts)
+	if c.fastCodec && a.Fixed&(FixCodec|FixLevel) == 0 {
+		p.Codec, p.CodecMeta, p.Level = tiers[TierFastest].codec, 0, tiers[TierFastest].level
+	}
 	if c.level != 0 && a.Fixed&FixLevel == 0 {
 		p.Level = c.level
 	}
 	return p
+}
+
+// blockSize is the block size of candidate c's chunks that are filtered
+// or not: the tier's, or the fastest tier's for its codec.
+func (a *Auto) blockSize(c candidate, filtered bool) int {
+	tp := a.tier()
+	if c.fastCodec {
+		tp = tiers[TierFastest]
+	}
+	if filtered {
+		return tp.typedBS
+	}
+	return tp.blockSize
 }
 
 var probePool = sync.Pool{New: func() any { return new(probeBufs) }}
@@ -248,10 +280,7 @@ func (a *Auto) choose(src []byte) CParams {
 	best := a.probe(src, hint)
 	p := a.params(best)
 	if a.Fixed&FixBlockSize == 0 {
-		bs := tp.blockSize
-		if filtered(&p) {
-			bs = tp.typedBS
-		}
+		bs := a.blockSize(best, filtered(&p))
 		if filtered(&p) || !tp.wholeText || len(src) < bs {
 			// At least two blocks per chunk where the chunk allows, so
 			// that its blocks keep goroutines busy; this depends on
@@ -367,7 +396,31 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 			best, bestScore, bestRaw = more[i], n, z
 		}
 	}
+	if fast, ok := a.fastCodec(sample, best, bestRaw); ok {
+		return fast
+	}
 	return a.literalLevel(sample, best, bestRaw)
+}
+
+// fastCodec returns the fastest tier's codec under best's filters or
+// bitshuffle at best's element size, whichever compresses the sample
+// smaller, when the tier allows it (tierParams.fastCodecSlack), best
+// is filtered, the sample (z under best) compresses less than 2:1, and
+// that codec's sample is less than 1/fastCodecSlack larger than z.
+func (a *Auto) fastCodec(sample []byte, best candidate, z probed) (candidate, bool) {
+	slack := a.tier().fastCodecSlack
+	if slack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
+		return best, false
+	}
+	if p := a.params(best); !filtered(&p) || 2*z.n <= len(sample) {
+		return best, false
+	}
+	cands := []candidate{{ts: best.ts, filters: best.filters, fastCodec: true}}
+	if bit := Pipeline(Filter{ID: BitShuffle}); best.filters != bit && a.Fixed&FixFilters == 0 {
+		cands = append(cands, candidate{ts: best.ts, filters: bit, fastCodec: true})
+	}
+	fast, n := a.smallest(sample, cands)
+	return fast, n <= z.n+z.n/slack
 }
 
 // literalLevel returns best at the codec's fastest level (clevel 1) when

@@ -30,8 +30,10 @@ func TestTier(t *testing.T) {
 	if c := fi.Chunks[0].Choice; c != "zstd nofilter/1" {
 		t.Errorf("text chunk: choice %q", c)
 	}
-	if c := fi.Chunks[2].Choice; !strings.HasPrefix(c, "zstd ") || !strings.HasSuffix(c, "/8") {
-		t.Errorf("float64 chunk: choice %q, want zstd with 8-byte elements", c)
+	// The sine's low mantissa bytes are noise: under 2:1, where LZ4
+	// comes close to zstd, the default tier takes LZ4.
+	if c := fi.Chunks[2].Choice; !strings.HasPrefix(c, "lz4 ") || !strings.HasSuffix(c, "/8") {
+		t.Errorf("float64 chunk: choice %q, want lz4 with 8-byte elements", c)
 	}
 	out := mustRun(t, dir, "info", "x.b2frame").stdout
 	if !strings.Contains(out, "choices (of the 3 chunks listed): ") {
