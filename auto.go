@@ -100,8 +100,8 @@ const (
 	FixBlockSize                   // Base.BlockSize
 )
 
-// Auto configures the automatic mode: per chunk, [ChooseCParams] probes a
-// few sample windows of the chunk (about 1/128 of it, 4-32 KiB) with each
+// Auto configures the automatic mode: per chunk, [ChooseCParams] probes
+// the start of the chunk (1/128 of it, 4-16 KiB) with each
 // candidate filter pipeline (none; shuffle at element sizes 2, 4, 8 and
 // the hinted one; then bitshuffle and shuffle+bytedelta at the sizes
 // whose shuffle came within 20% of the best, in size and in saving)
@@ -209,14 +209,13 @@ func (a *Auto) base(filters [MaxFilters]Filter, ts int) CParams {
 	return p
 }
 
-// Probe sampling: windows of probeWindow bytes (a multiple of every
-// candidate element size), about one 128th of the chunk in all (one
-// 256th for the fastest tier), at least probeMin bytes and at most
-// probeMax.
+// The probe's sample is the chunk's first 128th (256th at the fastest
+// tier), at least probeMin bytes and at most probeMax, compressed as one
+// block. A second window from the chunk's end changed no choice on the
+// project's data but one (for the worse), and cost twice the time.
 const (
-	probeWindow = 16 << 10
-	probeMin    = 4 << 10
-	probeMax    = 32 << 10
+	probeMin = 4 << 10
+	probeMax = 16 << 10
 )
 
 // ChooseCParams returns the parameters the automatic mode a (nil: the
@@ -267,9 +266,8 @@ func (a *Auto) blockSize(c candidate, filtered bool) int {
 	return tp.blockSize
 }
 
-var probePool = sync.Pool{New: func() any { return new(probeBufs) }}
-
-type probeBufs struct{ sample, out []byte }
+// probeOut recycles the probe's output buffers.
+var probeOut = sync.Pool{New: func() any { return new([]byte) }}
 
 func (a *Auto) choose(src []byte) CParams {
 	tp := a.tier()
@@ -320,14 +318,12 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 			return none
 		}
 	}
-	bufs := probePool.Get().(*probeBufs)
-	defer probePool.Put(bufs)
 	// LZ4's tier compresses fastest: it gets half the sample.
 	div := 128
 	if a.tier().codec == LZ4 {
 		div = 256
 	}
-	sample := sampleOf(src, bufs, div)
+	sample := src[:min(len(src), max(len(src)/div, probeMin), probeMax)]
 	if len(sample) == 0 {
 		return none
 	}
@@ -354,14 +350,13 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	}
 	sizes := a.sizes(sample, cands)
 	best, bestN := cands[0], sizes[0]
-	shufN := 0
-	for i, z := range sizes[1:] {
-		n := z.n
-		if n < bestN.n {
-			best, bestN = cands[i+1], z
+	shufN, shufTS := 0, 0
+	for i, n := range sizes[1:] {
+		if n < bestN {
+			best, bestN = cands[i+1], n
 		}
 		if shufN == 0 || n < shufN {
-			shufN = n
+			shufN, shufTS = n, cands[i+1].ts
 		}
 	}
 	if len(cands) == 1 {
@@ -371,29 +366,41 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	// whose shuffle came within a fifth of the best one, in size and in
 	// what it saves: on nearly incompressible data every size is within
 	// a fifth of the best in size, and trying them all cost the default
-	// tier a fifth of its compression time.
+	// tier a fifth of its compression time. A chunk that may go to the
+	// fastest tier's codec (its best shuffle compresses less than 2:1,
+	// at a tier with tierParams.fastCodecSlack) tries shuffle+bytedelta
+	// at the best shuffle's size alone: its compression may take a
+	// fraction of the time the probe was sized for, and bitshuffle,
+	// LZ4's filter on such data, never won under zstd on the project's
+	// data; fastCodec tries it under LZ4.
 	var more []candidate
 	gain := len(sample) - shufN // the best shuffle's saving
-	for i, z := range sizes[1:] {
-		if n := z.n; n <= shufN+shufN/5 && 5*(len(sample)-n) >= 4*gain {
-			ts := cands[i+1].ts
-			more = append(more,
-				candidate{ts: ts, filters: Pipeline(Filter{ID: BitShuffle})},
-				// ByteDelta's meta names its stream count: with meta 0,
-				// C-Blosc2 takes the frame's typesize, not the chunk's.
-				candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
-		}
+	hardTS := 0
+	if a.mayTakeFastCodec() && 2*shufN > len(sample) {
+		hardTS = shufTS
 	}
-	bestRaw, bestScore := bestN, bestN.n
-	for i, z := range a.sizes(sample, more) {
-		n := z.n
-		if i%2 == 1 {
+	for i, n := range sizes[1:] {
+		ts := cands[i+1].ts
+		if n > shufN+shufN/5 || 5*(len(sample)-n) < 4*gain || hardTS != 0 && ts != hardTS {
+			continue
+		}
+		if hardTS == 0 {
+			more = append(more, candidate{ts: ts, filters: Pipeline(Filter{ID: BitShuffle})})
+		}
+		// ByteDelta's meta names its stream count: with meta 0,
+		// C-Blosc2 takes the frame's typesize, not the chunk's.
+		more = append(more, candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
+	}
+	bestRaw, bestScore := bestN, bestN
+	for i, n := range a.sizes(sample, more) {
+		score := n
+		if hasByteDelta(more[i].filters) {
 			// Bytedelta's decoding is a running sum, slower than the
 			// other filters: it must win by more than 4%.
-			n += n / 25
+			score += n / 25
 		}
-		if n < bestScore {
-			best, bestScore, bestRaw = more[i], n, z
+		if score < bestScore {
+			best, bestScore, bestRaw = more[i], score, n
 		}
 	}
 	if fast, ok := a.fastCodec(sample, best, bestRaw); ok {
@@ -407,12 +414,11 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 // smaller, when the tier allows it (tierParams.fastCodecSlack), best
 // is filtered, the sample (z under best) compresses less than 2:1, and
 // that codec's sample is less than 1/fastCodecSlack larger than z.
-func (a *Auto) fastCodec(sample []byte, best candidate, z probed) (candidate, bool) {
-	slack := a.tier().fastCodecSlack
-	if slack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
+func (a *Auto) fastCodec(sample []byte, best candidate, z int) (candidate, bool) {
+	if !a.mayTakeFastCodec() {
 		return best, false
 	}
-	if p := a.params(best); !filtered(&p) || 2*z.n <= len(sample) {
+	if p := a.params(best); !filtered(&p) || 2*z <= len(sample) {
 		return best, false
 	}
 	cands := []candidate{{ts: best.ts, filters: best.filters, fastCodec: true}}
@@ -420,17 +426,31 @@ func (a *Auto) fastCodec(sample []byte, best candidate, z probed) (candidate, bo
 		cands = append(cands, candidate{ts: best.ts, filters: bit, fastCodec: true})
 	}
 	fast, n := a.smallest(sample, cands)
-	return fast, n <= z.n+z.n/slack
+	return fast, n <= z+z/a.tier().fastCodecSlack
+}
+
+// mayTakeFastCodec reports whether a's chunks may take the fastest
+// tier's codec (fastCodec): the tier allows it and neither the codec
+// nor the level is fixed.
+func (a *Auto) mayTakeFastCodec() bool {
+	return a.tier().fastCodecSlack != 0 && a.Fixed&(FixCodec|FixLevel) == 0
+}
+
+// hasByteDelta reports whether the pipeline has a ByteDelta filter.
+func hasByteDelta(filters [MaxFilters]Filter) bool {
+	for _, f := range filters {
+		if f.ID == ByteDelta {
+			return true
+		}
+	}
+	return false
 }
 
 // literalLevel returns best at the codec's fastest level (clevel 1) when
-// the tier allows it (tierParams.literalSlack) and the sample, z under
-// best at the level the probe used, is little larger at clevel 1 than at
-// the tier's level; else best. The other level is measured on the
-// sample's first window alone, against what that window (the first
-// block of the probe's chunk) took at the probe's level: half the cost
-// of measuring the whole sample, the probe's largest single step.
-func (a *Auto) literalLevel(sample []byte, best candidate, z probed) candidate {
+// the tier allows it (tierParams.literalSlack) and the sample, z bytes
+// under best at the level the probe used, is little larger at clevel 1
+// than at the tier's level; else best.
+func (a *Auto) literalLevel(sample []byte, best candidate, z int) candidate {
 	tp := a.tier()
 	if tp.literalSlack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
 		return best
@@ -438,26 +458,25 @@ func (a *Auto) literalLevel(sample []byte, best candidate, z probed) candidate {
 	// Only filtered data that compresses less than 5:1 on the sample:
 	// there the matches are short and few whatever the block. On text
 	// and on highly compressible data (timestamps) the long matches of
-	// whole blocks, which small sample windows do not show, make the
-	// slower level pay.
-	if p := a.params(best); !filtered(&p) || 5*z.n <= len(sample) {
+	// whole blocks, which a small sample does not show, make the slower
+	// level pay.
+	if p := a.params(best); !filtered(&p) || 5*z <= len(sample) {
 		return best
 	}
 	fast, slow := best, best
 	fast.level, slow.level = 1, tp.level
-	if z.first < 0 {
+	if z > len(sample) {
 		return fast // the sample was stored as it is: nothing to lose
 	}
 	// The probe ran zstd at clevel 1 (see sizes) and other codecs at the
 	// tier's level: the other size is measured.
-	nFast, nSlow := z.first, z.first
-	window := sample[:min(probeWindow, len(sample))]
+	nFast, nSlow := z, z
 	if tp.codec == Zstd {
-		nSlow = a.sizes(window, []candidate{slow})[0].first
+		nSlow = a.sizes(sample, []candidate{slow})[0]
 	} else {
-		nFast = a.sizes(window, []candidate{fast})[0].first
+		nFast = a.sizes(sample, []candidate{fast})[0]
 	}
-	if nFast >= 0 && nSlow >= 0 && nFast <= nSlow+nSlow/tp.literalSlack {
+	if nFast <= nSlow+nSlow/tp.literalSlack {
 		return fast
 	}
 	return best
@@ -468,49 +487,19 @@ func (a *Auto) literalLevel(sample []byte, best candidate, z probed) candidate {
 func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
 	sizes := a.sizes(sample, cands)
 	best := 0
-	for i, z := range sizes {
-		if z.n < sizes[best].n {
+	for i, n := range sizes {
+		if n < sizes[best] {
 			best = i
 		}
 	}
-	return cands[best], sizes[best].n
+	return cands[best], sizes[best]
 }
 
-// probed is what a candidate's chunk of the sample takes: n bytes in
-// all, first of them its first block (a probe window), or -1 when the
-// chunk has no blocks of its own (stored whole, or special).
-type probed struct{ n, first int }
-
-// firstBlockBytes is the bytes the first block of chunk takes, its
-// streams' sizes included, as the block walker finds them; -1 for a
-// chunk without blocks of its own (stored whole, special).
-func firstBlockBytes(chunk []byte) int {
-	h, err := ParseHeader(chunk)
-	if err != nil || h.Memcpyed() || h.Special() != SpecialNone || h.VLBlocks() || h.NBlocks() == 0 {
-		return -1
-	}
-	d, err := newDecoder(&h, chunk)
-	if err != nil {
-		return -1
-	}
-	defer d.release()
-	_, bsize := d.blockRange(0)
-	n := 0
-	d.eachStream(0, bsize, func(k, neblock, csize int, src []byte) error {
-		n += 4 + len(src)
-		if csize < 0 {
-			n++ // a run: its byte
-		}
-		return nil
-	})
-	return n
-}
-
-// sizes returns the size of sample's chunk under each candidate,
-// computed on up to Base.Concurrency goroutines.
-func (a *Auto) sizes(sample []byte, cands []candidate) []probed {
-	sizes := make([]probed, len(cands))
-	size := func(i int, out []byte) []byte {
+// sizes returns the size of sample's chunk, one block, under each
+// candidate, computed on up to Base.Concurrency goroutines.
+func (a *Auto) sizes(sample []byte, cands []candidate) []int {
+	sizes := make([]int, len(cands))
+	size := func(i int, out *[]byte) {
 		p := a.params(cands[i])
 		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd && cands[i].level == 0 {
 			// zstd's fastest level ranks the candidates as its slower
@@ -518,23 +507,23 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []probed {
 			// the literals of match-less windows too: WithAllLitEntropyCompression).
 			p.Level = 1
 		}
-		p.BlockSize = min(probeWindow, len(sample))
+		p.BlockSize = len(sample)
 		p.Concurrency = 1
 		p.UseDict = false
-		out, err := Compress(out[:0], sample, &p)
-		sizes[i] = probed{len(out), firstBlockBytes(out)}
+		var err error
+		*out, err = Compress((*out)[:0], sample, &p)
+		sizes[i] = len(*out)
 		if err != nil {
-			sizes[i] = probed{len(sample) + MaxOverhead, -1}
+			sizes[i] = len(sample) + MaxOverhead
 		}
-		return out
 	}
 	threads := min(a.Base.Concurrency, len(cands))
 	if threads <= 1 {
-		bufs := probePool.Get().(*probeBufs)
+		out := probeOut.Get().(*[]byte)
 		for i := range cands {
-			bufs.out = size(i, bufs.out)
+			size(i, out)
 		}
-		probePool.Put(bufs)
+		probeOut.Put(out)
 		return sizes
 	}
 	var wg sync.WaitGroup
@@ -544,8 +533,8 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []probed {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			bufs := probePool.Get().(*probeBufs)
-			defer probePool.Put(bufs)
+			out := probeOut.Get().(*[]byte)
+			defer probeOut.Put(out)
 			for {
 				next.Lock()
 				i := k
@@ -554,7 +543,7 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []probed {
 				if i >= len(cands) {
 					return
 				}
-				bufs.out = size(i, bufs.out)
+				size(i, out)
 			}
 		}()
 	}
@@ -569,28 +558,6 @@ func tsCandidates(hint int) []int {
 		ts = append(ts, hint)
 	}
 	return ts
-}
-
-// sampleOf gathers src's probe windows, evenly spaced and aligned to 16
-// bytes from the chunk's start, into bufs.sample.
-func sampleOf(src []byte, bufs *probeBufs, div int) []byte {
-	total := min(max(len(src)/div, probeMin), probeMax)
-	if total >= len(src) {
-		return src
-	}
-	w := min(probeWindow, total)
-	k := max(total/w, 1)
-	s := bufs.sample[:0]
-	for i := range k {
-		off := (len(src) - w) / k * i
-		off &^= 15
-		if i == k-1 && k > 1 {
-			off = (len(src) - w) &^ 15
-		}
-		s = append(s, src[off:off+w]...)
-	}
-	bufs.sample = s
-	return s
 }
 
 // CompressAuto compresses src into one chunk with the parameters
