@@ -1,12 +1,26 @@
 package codec
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 
+	"github.com/blosc2go/blosc2/codec/internal/zdec"
 	"github.com/klauspost/compress/zstd"
 )
+
+// Streams that compress zdecMinRatio:1 or better are decoded by zdec,
+// the others by klauspost/compress. On such streams (shuffled timestamps,
+// runs) the matches are long and at short offsets, which klauspost's
+// sequence executor copies a byte at a time: zdec, copying by doubling,
+// decodes them 2-13 times as fast. Below 10:1 klauspost's assembly
+// decodes most streams 1.5-3 times as fast as zdec's Go (measured on the
+// project's data at zstd levels 1-17, 32 and 256 KiB blocks, shuffled
+// and not; no stream of it lies between 10:1 and 18:1).
+const zdecMinRatio = 16
+
+var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
 // zstdCodec is Zstandard (id 5): one zstd frame per Blosc stream, without
 // checksum. C-Blosc2 maps clevel c to zstd level 2c-1 (22 for clevel 9);
@@ -155,6 +169,17 @@ func (zstdCodec) Decompress(dst, src []byte, _ uint8, d []byte) (int, error) {
 		}
 		dec = e.dec
 	} else {
+		if len(dst) >= zdecMinRatio*len(src) {
+			zd := zdecPool.Get().(*zdec.Decoder)
+			err := zd.DecodeAll(dst, src)
+			zdecPool.Put(zd)
+			if err == nil {
+				return len(dst), nil
+			}
+			if !errors.Is(err, zdec.ErrUnsupported) {
+				return 0, fmt.Errorf("%w: zstd: %v", ErrCorrupt, err)
+			}
+		}
 		zstdDecOnce.Do(func() { zstdDec, zstdDecErr = newZstdDecoder() })
 		if zstdDecErr != nil {
 			return 0, zstdDecErr
