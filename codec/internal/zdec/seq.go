@@ -126,7 +126,15 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > d.window {
 			return 0, ErrCorrupt
 		}
-		out += copy(dst[out:out+llen], lits[litPos:])
+		if llen <= 16 && litPos+16 <= len(lits) && out+16 <= len(dst) {
+			// Short literals in two words; what lands past them is
+			// overwritten by the match.
+			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(lits[litPos:]))
+			binary.LittleEndian.PutUint64(dst[out+8:], binary.LittleEndian.Uint64(lits[litPos+8:]))
+			out += llen
+		} else {
+			out += copy(dst[out:out+llen], lits[litPos:])
+		}
 		litPos += llen
 		out = copyMatch(dst, out, offset, mlen)
 	}
@@ -150,10 +158,20 @@ const stateMask = 1<<maxFSELog - 1
 // repeats its first offset bytes: each copy doubles what is there.
 func copyMatch(dst []byte, out, offset, n int) int {
 	from := out - offset
+	end := out + n
+	if offset >= 8 && n <= 32 && end+8 <= len(dst) {
+		// Short matches a word at a time: with an offset of 8 or more
+		// each word read is already written. The last word may run up
+		// to 7 bytes past the match, within dst, where later output
+		// lands.
+		for ; out < end; out, from = out+8, from+8 {
+			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
+		}
+		return end
+	}
 	if offset >= n {
 		return out + copy(dst[out:out+n], dst[from:from+n])
 	}
-	end := out + n
 	for out < end {
 		out += copy(dst[out:end], dst[from:out])
 	}
