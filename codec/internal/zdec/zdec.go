@@ -23,6 +23,10 @@ var ErrUnsupported = errors.New("zdec: unsupported frame")
 var ErrCorrupt = errors.New("zdec: corrupt frame")
 
 const (
+	// maxWindow is the largest window libzstd decodes by default
+	// (ZSTD_WINDOWLOG_LIMIT_DEFAULT, 2^27), so C-Blosc2 too: larger
+	// windows are refused, as there.
+	maxWindow     = 1 << 27
 	magic         = 0xFD2FB528
 	maxBlockSize  = 128 << 10
 	skippableMask = 0xFFFFFFF0
@@ -119,6 +123,9 @@ func (d *Decoder) frame(dst []byte, out int, src []byte) (int, []byte, error) {
 		wd := src[0]
 		base := uint64(1) << (10 + wd>>3)
 		window = base + base/8*uint64(wd&7)
+		if window > maxWindow {
+			return 0, nil, ErrCorrupt
+		}
 		src = src[1:]
 	}
 	if len(src) < dictLen {

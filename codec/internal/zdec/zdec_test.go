@@ -109,6 +109,10 @@ func FuzzDecode(f *testing.F) {
 		out := make([]byte, size)
 		err := d.DecodeAll(out, frame)
 		want, kerr := dec.DecodeAll(frame, nil)
+		if errors.Is(kerr, zstd.ErrWindowSizeExceeded) || errors.Is(kerr, zstd.ErrDecoderSizeExceeded) {
+			// Over this decoder's 1 MiB: no judge of what we decode.
+			return
+		}
 		if err == nil {
 			if kerr != nil || !bytes.Equal(out, want) {
 				t.Fatalf("decoded %d bytes klauspost refuses or decodes otherwise (%v)", size, kerr)
