@@ -302,7 +302,7 @@ func filtered(p *CParams) bool {
 	return false
 }
 
-// probe returns the candidate that compresses src's sample windows
+// probe returns the candidate that compresses src's sample
 // smallest (the earliest on a tie). Candidates of one stage run on up to
 // Base.Concurrency goroutines; the choice does not depend on how many.
 func (a *Auto) probe(src []byte, hint int) candidate {
