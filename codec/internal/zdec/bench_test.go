@@ -9,8 +9,9 @@ import (
 func BenchmarkDecode(b *testing.B) {
 	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithEncoderCRC(false), zstd.WithAllLitEntropyCompression(true))
 	kd, _ := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1))
+	all := inputs()
 	for _, name := range []string{"stamps", "text", "noise", "mixed"} {
-		in := inputs()[name][:200000]
+		in := all[name][:200000]
 		// Blosc-sized streams: 64 KiB.
 		var frames [][]byte
 		for off := 0; off < len(in); off += 64 << 10 {

@@ -45,7 +45,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	for i, k := range [3]int{kindLL, kindOF, kindML} {
 		switch modes >> (6 - 2*i) & 3 {
 		case 0:
-			d.cur[k] = &d.predef[k]
+			d.cur[k] = &predefined[k]
 		case 1:
 			if len(src) < 1 || int(src[0]) > maxSymbol[k] {
 				return 0, ErrCorrupt

@@ -45,7 +45,6 @@ type Decoder struct {
 	window  int // the frame's window: how far back a match may reach
 	lits    []byte
 	normBuf [64]int16
-	predef  *[3]fseTable
 }
 
 var predefined = func() *[3]fseTable {
@@ -65,7 +64,6 @@ var predefined = func() *[3]fseTable {
 // DecodeAll decodes the frames of src, which must decode to exactly
 // len(dst) bytes, into dst.
 func (d *Decoder) DecodeAll(dst, src []byte) error {
-	d.predef = predefined
 	out := 0
 	for len(src) > 0 {
 		if len(src) < 4 {
