@@ -3,6 +3,8 @@ package zdec
 import (
 	"errors"
 	"math/bits"
+
+	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 )
 
 // fseEntry is one state of a sequence symbol's FSE decoding table, with
@@ -22,96 +24,21 @@ type fseTable struct {
 	entries [1 << maxFSELog]fseEntry
 }
 
-const maxFSELog = 9
-
-// Symbol kinds: literal lengths, match lengths, offsets.
-const (
-	kindLL = iota
-	kindML
-	kindOF
-)
-
-// maxSymbol and maxLog are each kind's largest symbol and accuracy log
-// (RFC 8878, 3.1.1.3.2.1).
-var (
-	maxSymbol = [3]int{35, 52, 31}
-	maxLog    = [3]uint8{9, 9, 8}
-)
-
-// The predefined distributions (RFC 8878, 3.1.1.3.2.2), -1 being "less
-// than 1".
-var (
-	llDefault = []int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
-		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1}
-	mlDefault = []int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1}
-	ofDefault = []int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}
-)
-
-// Literal and match length codes: baselines and extra bits (RFC 8878,
-// 3.1.1.3.2.1.1).
-var (
-	llBase = [36]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
-		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096,
-		8192, 16384, 32768, 65536}
-	llBits = [36]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
-	mlBase = [53]uint32{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
-		19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34,
-		35, 37, 39, 41, 43, 47, 51, 59, 67, 83, 99, 131, 259, 515, 1027, 2051,
-		4099, 8195, 16387, 32771, 65539}
-	mlBits = [53]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11,
-		12, 13, 14, 15, 16}
-)
+const maxFSELog = zfmt.MaxFSELog
 
 var errCorrupt = errors.New("corrupt")
-
-// symbolValue returns kind's baseline and extra bits for symbol s: for
-// offsets, the offset code's 1<<s and s bits.
-func symbolValue(kind int, s int) (uint32, uint8) {
-	switch kind {
-	case kindLL:
-		return llBase[s], llBits[s]
-	case kindML:
-		return mlBase[s], mlBits[s]
-	}
-	return 1 << s, uint8(s)
-}
 
 // build fills t from normalized counts norm (sum 1<<log) of kind's
 // symbols, as FSE_buildDTable does.
 func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 	size := 1 << log
-	high := size - 1
-	var next [64]uint16
 	var symbols [1 << maxFSELog]uint8
-	for s, n := range norm {
-		if n == -1 {
-			symbols[high] = uint8(s)
-			high--
-			next[s] = 1
-		} else {
-			next[s] = uint16(n)
-		}
-	}
-	step := size>>1 + size>>3 + 3
-	mask := size - 1
-	pos := 0
-	for s, n := range norm {
-		for range int(max(n, 0)) {
-			symbols[pos] = uint8(s)
-			pos = (pos + step) & mask
-			for pos > high {
-				pos = (pos + step) & mask
-			}
-		}
-	}
-	if pos != 0 {
+	if _, err := zfmt.Spread(symbols[:], norm, log); err != nil {
 		return errCorrupt
+	}
+	var next [64]uint16
+	for s, n := range norm {
+		next[s] = uint16(max(n, 1))
 	}
 	t.log = log
 	for i := range size {
@@ -119,7 +46,7 @@ func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 		x := next[s]
 		next[s]++
 		nb := log - uint8(bits.Len16(x)-1)
-		base, add := symbolValue(kind, int(s))
+		base, add := zfmt.SymbolValue(kind, int(s))
 		t.entries[i] = fseEntry{baseline: base, newState: uint16(int(x)<<nb - size), nbBits: nb, addBits: add}
 	}
 	return nil
@@ -127,7 +54,7 @@ func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 
 // buildRLE makes t the one-state table of symbol s.
 func (t *fseTable) buildRLE(kind int, s int) {
-	base, add := symbolValue(kind, s)
+	base, add := zfmt.SymbolValue(kind, s)
 	t.log = 0
 	t.entries[0] = fseEntry{baseline: base, addBits: add}
 }

@@ -3,6 +3,8 @@ package zdec
 import (
 	"encoding/binary"
 	"math/bits"
+
+	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 )
 
 // sequences decodes a block's sequences section src and executes it with
@@ -42,19 +44,19 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	src = src[1:]
 	// The tables' descriptions come in the order LL, OF, ML; their modes
 	// in the byte's bits 7-6, 5-4 and 3-2.
-	for i, k := range [3]int{kindLL, kindOF, kindML} {
+	for i, k := range [3]int{zfmt.LL, zfmt.OF, zfmt.ML} {
 		switch modes >> (6 - 2*i) & 3 {
 		case 0:
 			d.cur[k] = &predefined[k]
 		case 1:
-			if len(src) < 1 || int(src[0]) > maxSymbol[k] {
+			if len(src) < 1 || int(src[0]) > zfmt.MaxSymbol[k] {
 				return 0, ErrCorrupt
 			}
 			d.tables[k].buildRLE(k, int(src[0]))
 			d.cur[k] = &d.tables[k]
 			src = src[1:]
 		case 2:
-			norm, log, n, err := readNCount(src, d.normBuf[:], maxSymbol[k], maxLog[k])
+			norm, log, n, err := readNCount(src, d.normBuf[:], zfmt.MaxSymbol[k], zfmt.MaxLog[k])
 			if err != nil {
 				return 0, ErrCorrupt
 			}
@@ -69,7 +71,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 			}
 		}
 	}
-	ll, of, ml := d.cur[kindLL], d.cur[kindOF], d.cur[kindML]
+	ll, of, ml := d.cur[zfmt.LL], d.cur[zfmt.OF], d.cur[zfmt.ML]
 
 	var br bitReader
 	if err := br.init(src); err != nil {

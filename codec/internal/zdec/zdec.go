@@ -12,6 +12,8 @@ import (
 	"fmt"
 
 	"github.com/klauspost/compress/huff0"
+
+	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 )
 
 // ErrUnsupported is returned for valid frames this package does not
@@ -49,12 +51,8 @@ type Decoder struct {
 
 var predefined = func() *[3]fseTable {
 	t := new([3]fseTable)
-	for k, norm := range [][]int16{llDefault, mlDefault, ofDefault} {
-		log := uint8(6)
-		if k == kindOF {
-			log = 5
-		}
-		if err := t[k].build(k, norm, log); err != nil {
+	for k, norm := range zfmt.DefaultNorm {
+		if err := t[k].build(k, norm, zfmt.DefaultLog[k]); err != nil {
 			panic(err)
 		}
 	}

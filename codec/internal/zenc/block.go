@@ -1,0 +1,237 @@
+package zenc
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/bits"
+
+	"github.com/blosc2go/blosc2/codec/internal/zfmt"
+	"github.com/klauspost/compress/huff0"
+)
+
+// seq is one sequence as the match finders find it: litLen literals,
+// then matchLen bytes copied from offset bytes back.
+type seq struct {
+	litLen, matchLen, offset uint32
+}
+
+// llCodes and mlCodes map short literal lengths and match lengths (minus
+// zfmt.MinMatch) to their codes; longer ones take a code from their
+// highest bit.
+var llCodes, mlCodes = func() (ll [64]uint8, ml [128]uint8) {
+	for c, b := range zfmt.LLBase {
+		for v := b; v < uint32(len(ll)) && v < b+1<<zfmt.LLBits[c]; v++ {
+			ll[v] = uint8(c)
+		}
+	}
+	for c, b := range zfmt.MLBase {
+		for v := b - zfmt.MinMatch; v < uint32(len(ml)) && v < b-zfmt.MinMatch+1<<zfmt.MLBits[c]; v++ {
+			ml[v] = uint8(c)
+		}
+	}
+	return
+}()
+
+func llCode(v uint32) uint8 {
+	if v < 64 {
+		return llCodes[v]
+	}
+	return uint8(bits.Len32(v)-1) + 19
+}
+
+func mlCode(v uint32) uint8 {
+	if v < 128 {
+		return mlCodes[v]
+	}
+	return uint8(bits.Len32(v)-1) + 36
+}
+
+// errNoGain reports a block that is not worth compressing.
+var errNoGain = errors.New("zenc: block does not compress")
+
+// minGain is ZSTD_minGain: what compression must save on n bytes.
+func minGain(n int) int { return n>>6 + 2 }
+
+// literals appends the literals section of lits to dst.
+func (e *Encoder) literals(dst, lits []byte) []byte {
+	n := len(lits)
+	if n > 63 {
+		var out []byte
+		var err error
+		single := n < 256
+		e.huff.Reuse = huff0.ReusePolicyNone
+		if single {
+			out, _, err = huff0.Compress1X(lits, &e.huff)
+		} else {
+			out, _, err = huff0.Compress4X(lits, &e.huff)
+		}
+		switch {
+		case err == huff0.ErrUseRLE:
+			return append(rawLiteralsHeader(dst, 1, n), lits[0])
+		case err == nil && len(out) < n-minGain(n):
+			c := len(out)
+			switch {
+			case single:
+				dst = appendUint24(dst, uint32(2|n<<4|c<<14))
+			case n < 1<<10 && c < 1<<10:
+				dst = appendUint24(dst, uint32(2|1<<2|n<<4|c<<14))
+			case n < 1<<14 && c < 1<<14:
+				dst = binary.LittleEndian.AppendUint32(dst, uint32(2|2<<2|n<<4|c<<18))
+			default:
+				v := uint64(2|3<<2|n<<4) | uint64(c)<<22
+				dst = binary.LittleEndian.AppendUint32(dst, uint32(v))
+				dst = append(dst, byte(v>>32))
+			}
+			return append(dst, out...)
+		}
+	}
+	return append(rawLiteralsHeader(dst, 0, n), lits...)
+}
+
+// rawLiteralsHeader appends the header of a raw (typ 0) or RLE (typ 1)
+// literals section of n bytes.
+func rawLiteralsHeader(dst []byte, typ, n int) []byte {
+	switch {
+	case n < 32:
+		return append(dst, byte(typ|n<<3))
+	case n < 4096:
+		return binary.LittleEndian.AppendUint16(dst, uint16(typ|1<<2|n<<4))
+	}
+	return appendUint24(dst, uint32(typ|3<<2|n<<4))
+}
+
+func appendUint24(dst []byte, v uint32) []byte {
+	return append(dst, byte(v), byte(v>>8), byte(v>>16))
+}
+
+// predefined holds the encoding tables of the predefined distributions.
+var predefined = func() *[3]cTable {
+	t := new([3]cTable)
+	for k := range t {
+		if err := t[k].build(zfmt.DefaultNorm[k], zfmt.DefaultLog[k]); err != nil {
+			panic(err)
+		}
+	}
+	return t
+}()
+
+// Symbol compression modes (RFC 8878, 3.1.1.3.2.1).
+const (
+	modePredefined = iota
+	modeRLE
+	modeCompressed
+)
+
+// sequences appends the sequences section of e.seqs, whose offsets are
+// already offset values (repeat codes 1-3, or offset+3).
+func (e *Encoder) sequences(dst []byte) ([]byte, error) {
+	seqs := e.seqs
+	nb := len(seqs)
+	switch {
+	case nb < 128:
+		dst = append(dst, byte(nb))
+	case nb < 0x7F00:
+		dst = append(dst, byte(nb>>8+128), byte(nb))
+	default:
+		dst = append(dst, 255)
+		dst = binary.LittleEndian.AppendUint16(dst, uint16(nb-0x7F00))
+	}
+	if nb == 0 {
+		return dst, nil
+	}
+	codes := e.codes[:0]
+	var counts [3][64]uint32
+	for _, s := range seqs {
+		ll, ml, of := llCode(s.litLen), mlCode(s.matchLen), uint8(bits.Len32(s.offset)-1)
+		codes = append(codes, [3]uint8{ll, ml, of})
+		counts[zfmt.LL][ll]++
+		counts[zfmt.ML][ml]++
+		counts[zfmt.OF][of]++
+	}
+	e.codes = codes
+	modesAt := len(dst)
+	dst = append(dst, 0)
+	var modes byte
+	for i, k := range [3]int{zfmt.LL, zfmt.OF, zfmt.ML} {
+		var mode int
+		var err error
+		dst, mode, err = e.table(dst, k, counts[k][:], nb, codes[nb-1][k])
+		if err != nil {
+			return nil, err
+		}
+		modes |= byte(mode) << (6 - 2*i)
+	}
+	dst[modesAt] = modes
+	ll, ml, of := e.cur[zfmt.LL], e.cur[zfmt.ML], e.cur[zfmt.OF]
+	w := bitWriter{out: dst}
+	last := seqs[nb-1]
+	c := codes[nb-1]
+	sML, sOF, sLL := ml.init(c[zfmt.ML]), of.init(c[zfmt.OF]), ll.init(c[zfmt.LL])
+	w.add(last.litLen, zfmt.LLBits[c[zfmt.LL]])
+	w.add(last.matchLen, zfmt.MLBits[c[zfmt.ML]])
+	w.flush()
+	w.add(last.offset, c[zfmt.OF])
+	w.flush()
+	for i := nb - 2; i >= 0; i-- {
+		s, c := seqs[i], codes[i]
+		sOF = of.encode(&w, sOF, c[zfmt.OF])
+		sML = ml.encode(&w, sML, c[zfmt.ML])
+		sLL = ll.encode(&w, sLL, c[zfmt.LL])
+		w.flush()
+		w.add(s.litLen, zfmt.LLBits[c[zfmt.LL]])
+		w.add(s.matchLen, zfmt.MLBits[c[zfmt.ML]])
+		w.flush()
+		w.add(s.offset, c[zfmt.OF])
+		w.flush()
+	}
+	w.add(sML, ml.log)
+	w.add(sOF, of.log)
+	w.add(sLL, ll.log)
+	w.flush()
+	return w.close(), nil
+}
+
+// table chooses the cheapest mode for kind's symbols (counts, n of
+// them, first the one encoded first), builds its encoding table in
+// e.tables[kind] and appends its description.
+func (e *Encoder) table(dst []byte, kind int, counts []uint32, n int, first uint8) ([]byte, int, error) {
+	maxSym := 0
+	for s, c := range counts {
+		if c != 0 {
+			maxSym = s
+			if int(c) == n {
+				if n > 2 {
+					e.tables[kind].rle(uint8(s))
+					e.cur[kind] = &e.tables[kind]
+					return append(dst, byte(s)), modeRLE, nil
+				}
+			}
+		}
+	}
+	counts = counts[:maxSym+1]
+	predef := math.Inf(1)
+	if kind != zfmt.OF || maxSym < len(zfmt.DefaultNorm[zfmt.OF]) {
+		predef = cost(counts, zfmt.DefaultNorm[kind], zfmt.DefaultLog[kind])
+	}
+	// The symbol encoded first sets the initial state and is not
+	// counted, as libzstd does (ZSTD_buildCTable).
+	total := n
+	if counts[first] > 1 {
+		counts[first]--
+		total--
+	}
+	log := optimalLog(zfmt.MaxLog[kind], total, maxSym)
+	norm := e.norm[:maxSym+1]
+	normalize(norm, counts, total, log, n >= 2048)
+	counts[first] += uint32(n - total)
+	desc := writeNCount(e.desc[:0], norm, log)
+	e.desc = desc
+	compressed := cost(counts, norm, log) + float64(8*len(desc))
+	if predef <= compressed {
+		e.cur[kind] = &predefined[kind]
+		return dst, modePredefined, nil
+	}
+	e.cur[kind] = &e.tables[kind]
+	return append(dst, desc...), modeCompressed, e.tables[kind].build(norm, log)
+}

@@ -1,0 +1,191 @@
+package zenc
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Hash multipliers of libzstd's ZSTD_hashN (zstd_compress_internal.h).
+const (
+	prime4 = 2654435761
+	prime5 = 889523592379
+	prime6 = 227718039650203
+	prime7 = 58295818150454627
+	prime8 = 0xCF1BBCDCB7A56463
+)
+
+// hashAt hashes the mls bytes at src[i:] (8 readable) to hashLog bits.
+func hashAt(src []byte, i int, hashLog, mls uint8) uint32 {
+	u := binary.LittleEndian.Uint64(src[i:])
+	switch mls {
+	case 5:
+		return uint32((u << 24) * prime5 >> (64 - hashLog))
+	case 6:
+		return uint32((u << 16) * prime6 >> (64 - hashLog))
+	case 7:
+		return uint32((u << 8) * prime7 >> (64 - hashLog))
+	case 8:
+		return uint32(u * prime8 >> (64 - hashLog))
+	}
+	return uint32(uint32(u) * prime4 >> (32 - hashLog))
+}
+
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+
+// matchLen returns how many bytes from src[a:] and src[b:] (a < b) are
+// equal, up to end.
+func matchLen(src []byte, a, b, end int) int {
+	n := 0
+	for b+n+8 <= end {
+		if x := binary.LittleEndian.Uint64(src[a+n:]) ^ binary.LittleEndian.Uint64(src[b+n:]); x != 0 {
+			return n + bits.TrailingZeros64(x)>>3
+		}
+		n += 8
+	}
+	for b+n < end && src[a+n] == src[b+n] {
+		n++
+	}
+	return n
+}
+
+// kSearchStrength sets how fast the search accelerates over data that
+// does not match: one more step every 1<<(kSearchStrength-1) bytes.
+const kSearchStrength = 8
+
+// fast is libzstd's "fast" strategy (zstd_fast.c,
+// ZSTD_compressBlock_fast_noDict_generic, without its step option): one
+// hash table of positions, positions tried in pairs, a 4-byte check of
+// the candidate and of the last offset two positions ahead, and after
+// each match the previous offset tried again. It appends the sequences
+// of src[start:end] to e.found and their literals to e.lits; src[:start]
+// is the history matches may reach.
+func (e *Encoder) fast(src []byte, start, end int, p params) {
+	hashLog, mls := p.hashLog, p.minMatch
+	table := e.hash
+	const step0 = 2
+	ilimit := end - 8
+	anchor := start
+	ip0 := start
+	if ip0 == 0 {
+		ip0++
+	}
+	// The search's own two last offsets, starting from the decoder's;
+	// one reaching before the frame is not tried.
+	rep1, rep2 := e.reps[0], e.reps[1]
+	if rep1 > uint32(ip0) {
+		rep1 = 0
+	}
+	if rep2 > uint32(ip0) {
+		rep2 = 0
+	}
+	store := func(ip, match, length int) {
+		e.found = append(e.found, seq{litLen: uint32(ip - anchor), matchLen: uint32(length), offset: uint32(ip - match)})
+		e.lits = append(e.lits, src[anchor:ip]...)
+	}
+	for {
+		// _start: ip0 at the first position to search.
+		step := step0
+		nextStep := ip0 + 1<<(kSearchStrength-1)
+		ip1 := ip0 + 1
+		ip2 := ip0 + step
+		ip3 := ip2 + 1
+		if ip3 >= ilimit {
+			break
+		}
+		hash0 := hashAt(src, ip0, hashLog, mls)
+		hash1 := hashAt(src, ip1, hashLog, mls)
+		idx := int(table[hash0])
+		var match0, mLength, current0 int
+		found := false
+		for {
+			// The last offset, two positions ahead.
+			rval := uint32(0)
+			if rep1 > 0 {
+				rval = load32(src, ip2-int(rep1))
+			}
+			current0 = ip0
+			table[hash0] = uint32(ip0)
+			if rep1 > 0 && load32(src, ip2) == rval {
+				ip0 = ip2
+				match0 = ip0 - int(rep1)
+				mLength = 0
+				if src[ip0-1] == src[match0-1] {
+					mLength = 1
+				}
+				ip0 -= mLength
+				match0 -= mLength
+				mLength += 4
+				table[hash1] = uint32(ip1)
+				found = true
+				break
+			}
+			if load32(src, ip0) == load32(src, idx) {
+				table[hash1] = uint32(ip1)
+				match0, mLength = -1, 0
+				found = true
+				break
+			}
+			idx = int(table[hash1])
+			hash0 = hash1
+			hash1 = hashAt(src, ip2, hashLog, mls)
+			ip0, ip1, ip2 = ip1, ip2, ip3
+			current0 = ip0
+			table[hash0] = uint32(ip0)
+			if load32(src, ip0) == load32(src, idx) {
+				if step <= 4 {
+					table[hash1] = uint32(ip1)
+				}
+				match0, mLength = -1, 0
+				found = true
+				break
+			}
+			idx = int(table[hash1])
+			hash0 = hash1
+			hash1 = hashAt(src, ip2, hashLog, mls)
+			ip0, ip1 = ip1, ip2
+			ip2 = ip0 + step
+			ip3 = ip1 + step
+			if ip2 >= nextStep {
+				step++
+				nextStep += 1 << (kSearchStrength - 1)
+			}
+			if ip3 >= ilimit {
+				break
+			}
+		}
+		if !found {
+			break
+		}
+		if match0 < 0 {
+			// _offset: a new offset; extend the match backwards.
+			match0 = idx
+			rep2, rep1 = rep1, uint32(ip0-match0)
+			mLength = 4
+			for ip0 > anchor && match0 > 0 && src[ip0-1] == src[match0-1] {
+				ip0--
+				match0--
+				mLength++
+			}
+		}
+		// _match
+		mLength += matchLen(src, match0+mLength, ip0+mLength, end)
+		store(ip0, match0, mLength)
+		ip0 += mLength
+		anchor = ip0
+		if ip0 <= ilimit {
+			table[hashAt(src, current0+2, hashLog, mls)] = uint32(current0 + 2)
+			table[hashAt(src, ip0-2, hashLog, mls)] = uint32(ip0 - 2)
+			if rep2 > 0 {
+				for ip0 <= ilimit && load32(src, ip0) == load32(src, ip0-int(rep2)) {
+					r := matchLen(src, ip0+4-int(rep2), ip0+4, end) + 4
+					rep1, rep2 = rep2, rep1
+					table[hashAt(src, ip0, hashLog, mls)] = uint32(ip0)
+					store(ip0, ip0-int(rep1), r)
+					ip0 += r
+					anchor = ip0
+				}
+			}
+		}
+	}
+	e.lits = append(e.lits, src[anchor:end]...)
+}
