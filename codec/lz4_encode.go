@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sync"
+
+	"github.com/blosc2go/blosc2/codec/internal/le"
 )
 
 // The LZ4 encoder follows LZ4_compress_fast of lz4 1.10 (lib/lz4.c,
@@ -62,17 +64,17 @@ func lz4Count(src []byte, in, match, limit int) int {
 	start := in
 	// Two words a turn: long matches (runs in shuffled data) are common.
 	for in+16 <= limit {
-		if x := load64(src, in) ^ load64(src, match); x != 0 {
+		if x := le.Load64(src, in) ^ le.Load64(src, match); x != 0 {
 			return in + bits.TrailingZeros64(x)>>3 - start
 		}
-		if x := load64(src, in+8) ^ load64(src, match+8); x != 0 {
+		if x := le.Load64(src, in+8) ^ le.Load64(src, match+8); x != 0 {
 			return in + 8 + bits.TrailingZeros64(x)>>3 - start
 		}
 		in += 16
 		match += 16
 	}
 	if in+8 <= limit {
-		if x := load64(src, in) ^ load64(src, match); x != 0 {
+		if x := le.Load64(src, in) ^ le.Load64(src, match); x != 0 {
 			return in + bits.TrailingZeros64(x)>>3 - start
 		}
 		in += 8
@@ -134,7 +136,7 @@ func lz4CompressDict(dst, src, dict []byte, acceleration int) int {
 	defer lz4Tables.Put(t)
 	clear(t[:1<<lz4LargeBits])
 	for p := 0; p+8 <= len(dict); p += 3 {
-		t[lz4Hash(load64(buf, p), false)] = uint32(p + w.off)
+		t[lz4Hash(le.Load64(buf, p), false)] = uint32(p + w.off)
 	}
 	return lz4CompressBlock(dst, w, lz4Acceleration(acceleration), false, t)
 }
@@ -180,7 +182,7 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 		matchLimit := len(src) - lz4LastLiterals
 		// Every position hashed or compared lies below mfLimitPlusOne, so
 		// its 8 bytes are within src.
-		t[lz4Hash(load64(src, ip), small)&lz4TableMask] = uint32(ip + off)
+		t[lz4Hash(le.Load64(src, ip), small)&lz4TableMask] = uint32(ip + off)
 		ip++
 	sequences:
 		for {
@@ -218,11 +220,11 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 				// Short runs, the common case, in word moves; the bytes
 				// written past the run are overwritten next.
 				d := dst[op : op+32]
-				binary.LittleEndian.PutUint64(d, load64(src, anchor))
-				binary.LittleEndian.PutUint64(d[8:], load64(src, anchor+8))
+				binary.LittleEndian.PutUint64(d, le.Load64(src, anchor))
+				binary.LittleEndian.PutUint64(d[8:], le.Load64(src, anchor+8))
 				if litLength > 16 {
-					binary.LittleEndian.PutUint64(d[16:], load64(src, anchor+16))
-					binary.LittleEndian.PutUint64(d[24:], load64(src, anchor+24))
+					binary.LittleEndian.PutUint64(d[16:], le.Load64(src, anchor+16))
+					binary.LittleEndian.PutUint64(d[24:], le.Load64(src, anchor+24))
 				}
 				op += litLength
 			} else {
@@ -247,15 +249,15 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 				if ip >= mfLimitPlusOne {
 					break sequences
 				}
-				t[lz4Hash(load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2 + off)
+				t[lz4Hash(le.Load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2 + off)
 
 				// A match right at the end of this one is taken at once,
 				// with no literals.
-				v := load64(src, ip)
+				v := le.Load64(src, ip)
 				h := lz4Hash(v, small) & lz4TableMask
 				match = int(t[h]) - off
 				t[h] = uint32(ip + off)
-				if match < 0 || match+lz4DistanceMax < ip || load32(src, match) != uint32(v) {
+				if match < 0 || match+lz4DistanceMax < ip || le.Load32(src, match) != uint32(v) {
 					break
 				}
 				token, tok = op, 0
@@ -286,7 +288,7 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 // limit, so its 8 bytes are within src. (Its own function: in the
 // encoder's body the search loop's state did not fit in registers.)
 func lz4Search(src []byte, t *lz4Table, ip, off, limit, acceleration int, small bool) (int, int) {
-	h := lz4Hash(load64(src, ip), small) & lz4TableMask
+	h := lz4Hash(le.Load64(src, ip), small) & lz4TableMask
 	step := 1
 	searchMatchNb := acceleration << lz4SkipTrigger
 	for {
@@ -297,12 +299,12 @@ func lz4Search(src []byte, t *lz4Table, ip, off, limit, acceleration int, small 
 			return -1, 0
 		}
 		match := int(t[h]) - off
-		nextH := lz4Hash(load64(src, next), small) & lz4TableMask
+		nextH := lz4Hash(le.Load64(src, next), small) & lz4TableMask
 		t[h] = uint32(ip + off)
 		// The distance test never fails for small inputs, whose
 		// positions are all below 64 KiB; match < 0 is an empty entry
 		// with a dictionary.
-		if match >= 0 && match+lz4DistanceMax >= ip && load32(src, match) == load32(src, ip) {
+		if match >= 0 && match+lz4DistanceMax >= ip && le.Load32(src, match) == le.Load32(src, ip) {
 			return ip, match
 		}
 		ip, h = next, nextH

@@ -140,16 +140,18 @@ func (e *Encoder) sequences(dst []byte) ([]byte, error) {
 	if nb == 0 {
 		return dst, nil
 	}
-	codes := e.codes[:0]
+	if cap(e.codes) < nb {
+		e.codes = make([][3]uint8, nb, nb+nb/2)
+	}
+	codes := e.codes[:nb]
 	var counts [3][64]uint32
-	for _, s := range seqs {
+	for i, s := range seqs {
 		ll, ml, of := llCode(s.litLen), mlCode(s.matchLen), uint8(bits.Len32(s.offset)-1)
-		codes = append(codes, [3]uint8{ll, ml, of})
+		codes[i] = [3]uint8{ll, ml, of}
 		counts[zfmt.LL][ll]++
 		counts[zfmt.ML][ml]++
 		counts[zfmt.OF][of]++
 	}
-	e.codes = codes
 	modesAt := len(dst)
 	dst = append(dst, 0)
 	var modes byte
@@ -164,6 +166,9 @@ func (e *Encoder) sequences(dst []byte) ([]byte, error) {
 	}
 	dst[modesAt] = modes
 	ll, ml, of := e.cur[zfmt.LL], e.cur[zfmt.ML], e.cur[zfmt.OF]
+	// The bit stream, written backwards from the last sequence: at most
+	// 31 bits wait after each flush, and no group of additions between
+	// flushes passes 32 bits.
 	w := bitWriter{out: dst}
 	last := seqs[nb-1]
 	c := codes[nb-1]
@@ -190,6 +195,51 @@ func (e *Encoder) sequences(dst []byte) ([]byte, error) {
 	w.add(sLL, ll.log)
 	w.flush()
 	return w.close(), nil
+}
+
+// bitWriter writes a zstd backward bit stream: bits go in from the
+// least significant end, and the decoder reads them from the stream's
+// end, after the closing 1 bit.
+type bitWriter struct {
+	out   []byte
+	acc   uint64
+	nbits uint8
+}
+
+// add appends the n low bits of v (n ≤ 32); at most 63 bits may wait,
+// so callers flush after every 32 bits or less.
+func (w *bitWriter) add(v uint32, n uint8) {
+	w.acc |= (uint64(v) & (1<<n - 1)) << w.nbits
+	w.nbits += n
+}
+
+// flush writes out whole 32-bit words.
+func (w *bitWriter) flush() {
+	if w.nbits >= 32 {
+		w.out = binary.LittleEndian.AppendUint32(w.out, uint32(w.acc))
+		w.acc >>= 32
+		w.nbits -= 32
+	}
+}
+
+// close appends the end mark and the last partial bytes.
+func (w *bitWriter) close() []byte {
+	w.add(1, 1)
+	for w.nbits > 0 {
+		w.out = append(w.out, byte(w.acc))
+		w.acc >>= 8
+		w.nbits -= min(8, w.nbits)
+	}
+	return w.out
+}
+
+// encode writes the bits that take state to encode s with t and returns
+// the next state.
+func (t *cTable) encode(w *bitWriter, state uint32, s uint8) uint32 {
+	tt := t.tt[s]
+	nb := uint8((state + tt.deltaNbBits) >> 16)
+	w.add(state, nb)
+	return uint32(t.states[int32(state>>nb)+tt.deltaFind])
 }
 
 // table chooses the cheapest mode for kind's symbols (counts, n of

@@ -1,8 +1,9 @@
 package zenc
 
 import (
-	"encoding/binary"
 	"math/bits"
+
+	"github.com/blosc2go/blosc2/codec/internal/le"
 )
 
 // Hash multipliers of libzstd's ZSTD_hashN (zstd_compress_internal.h).
@@ -14,30 +15,32 @@ const (
 	prime8 = 0xCF1BBCDCB7A56463
 )
 
-// hashAt hashes the mls bytes at src[i:] (8 readable) to hashLog bits.
-func hashAt(src []byte, i int, hashLog, mls uint8) uint32 {
-	u := binary.LittleEndian.Uint64(src[i:])
-	switch mls {
-	case 5:
-		return uint32((u << 24) * prime5 >> (64 - hashLog))
-	case 6:
-		return uint32((u << 16) * prime6 >> (64 - hashLog))
-	case 7:
-		return uint32((u << 8) * prime7 >> (64 - hashLog))
-	case 8:
-		return uint32(u * prime8 >> (64 - hashLog))
-	}
-	return uint32(uint32(u) * prime4 >> (32 - hashLog))
+// hasher hashes the mls bytes at a position (libzstd's ZSTD_hashN; the
+// 4-byte hash is the 32-bit one, computed in the upper half of a 64-bit
+// product).
+type hasher struct {
+	prime     uint64
+	in, out   uint8
+	tableMask uint32
 }
 
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+func newHasher(hashLog, mls uint8) hasher {
+	primes := [...]uint64{4: prime4, 5: prime5, 6: prime6, 7: prime7, 8: prime8}
+	return hasher{prime: primes[mls], in: 64 - 8*mls, out: 64 - hashLog, tableMask: 1<<hashLog - 1}
+}
+
+// at hashes the bytes at src[i:] (8 of them readable).
+func (h hasher) at(src []byte, i int) uint32 {
+	u := le.Load64(src, i)
+	return uint32((u<<h.in)*h.prime>>h.out) & h.tableMask
+}
 
 // matchLen returns how many bytes from src[a:] and src[b:] (a < b) are
-// equal, up to end.
+// equal, up to end (at most len(src): the loads stay below it).
 func matchLen(src []byte, a, b, end int) int {
 	n := 0
 	for b+n+8 <= end {
-		if x := binary.LittleEndian.Uint64(src[a+n:]) ^ binary.LittleEndian.Uint64(src[b+n:]); x != 0 {
+		if x := le.Load64(src, a+n) ^ le.Load64(src, b+n); x != 0 {
 			return n + bits.TrailingZeros64(x)>>3
 		}
 		n += 8
@@ -57,11 +60,17 @@ const kSearchStrength = 8
 // hash table of positions, positions tried in pairs, a 4-byte check of
 // the candidate and of the last offset two positions ahead, and after
 // each match the previous offset tried again. It appends the sequences
-// of src[start:end] to e.found and their literals to e.lits; src[:start]
+// of src[start:end] to e.seqs and their literals to e.lits; src[:start]
 // is the history matches may reach.
+//
+// Every load is within src (le.Load* does not check): the positions
+// searched and hashed stay at or below ilimit = end-8; a candidate is a
+// position hashed earlier; and a repeat offset is at most the position
+// it is tried at (those reaching before the frame are dropped at the
+// block's start, and the others are offsets of matches found since).
 func (e *Encoder) fast(src []byte, start, end int, p params) {
-	hashLog, mls := p.hashLog, p.minMatch
-	table := e.hash
+	h := newHasher(p.hashLog, p.minMatch)
+	table := e.hash[:h.tableMask+1]
 	const step0 = 2
 	ilimit := end - 8
 	anchor := start
@@ -78,10 +87,6 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 	if rep2 > uint32(ip0) {
 		rep2 = 0
 	}
-	store := func(ip, match, length int) {
-		e.found = append(e.found, seq{litLen: uint32(ip - anchor), matchLen: uint32(length), offset: uint32(ip - match)})
-		e.lits = append(e.lits, src[anchor:ip]...)
-	}
 	for {
 		// _start: ip0 at the first position to search.
 		step := step0
@@ -92,8 +97,8 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		if ip3 >= ilimit {
 			break
 		}
-		hash0 := hashAt(src, ip0, hashLog, mls)
-		hash1 := hashAt(src, ip1, hashLog, mls)
+		hash0 := h.at(src, ip0)
+		hash1 := h.at(src, ip1)
 		idx := int(table[hash0])
 		var match0, mLength, current0 int
 		found := false
@@ -101,11 +106,11 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 			// The last offset, two positions ahead.
 			rval := uint32(0)
 			if rep1 > 0 {
-				rval = load32(src, ip2-int(rep1))
+				rval = le.Load32(src, ip2-int(rep1))
 			}
 			current0 = ip0
 			table[hash0] = uint32(ip0)
-			if rep1 > 0 && load32(src, ip2) == rval {
+			if rep1 > 0 && le.Load32(src, ip2) == rval {
 				ip0 = ip2
 				match0 = ip0 - int(rep1)
 				mLength = 0
@@ -119,7 +124,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				found = true
 				break
 			}
-			if load32(src, ip0) == load32(src, idx) {
+			if le.Load32(src, ip0) == le.Load32(src, idx) {
 				table[hash1] = uint32(ip1)
 				match0, mLength = -1, 0
 				found = true
@@ -127,11 +132,11 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 			}
 			idx = int(table[hash1])
 			hash0 = hash1
-			hash1 = hashAt(src, ip2, hashLog, mls)
+			hash1 = h.at(src, ip2)
 			ip0, ip1, ip2 = ip1, ip2, ip3
 			current0 = ip0
 			table[hash0] = uint32(ip0)
-			if load32(src, ip0) == load32(src, idx) {
+			if le.Load32(src, ip0) == le.Load32(src, idx) {
 				if step <= 4 {
 					table[hash1] = uint32(ip1)
 				}
@@ -141,7 +146,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 			}
 			idx = int(table[hash1])
 			hash0 = hash1
-			hash1 = hashAt(src, ip2, hashLog, mls)
+			hash1 = h.at(src, ip2)
 			ip0, ip1 = ip1, ip2
 			ip2 = ip0 + step
 			ip3 = ip1 + step
@@ -169,18 +174,18 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		}
 		// _match
 		mLength += matchLen(src, match0+mLength, ip0+mLength, end)
-		store(ip0, match0, mLength)
+		e.store(src[anchor:ip0], uint32(ip0-match0), uint32(mLength))
 		ip0 += mLength
 		anchor = ip0
 		if ip0 <= ilimit {
-			table[hashAt(src, current0+2, hashLog, mls)] = uint32(current0 + 2)
-			table[hashAt(src, ip0-2, hashLog, mls)] = uint32(ip0 - 2)
+			table[h.at(src, current0+2)] = uint32(current0 + 2)
+			table[h.at(src, ip0-2)] = uint32(ip0 - 2)
 			if rep2 > 0 {
-				for ip0 <= ilimit && load32(src, ip0) == load32(src, ip0-int(rep2)) {
+				for ip0 <= ilimit && le.Load32(src, ip0) == le.Load32(src, ip0-int(rep2)) {
 					r := matchLen(src, ip0+4-int(rep2), ip0+4, end) + 4
 					rep1, rep2 = rep2, rep1
-					table[hashAt(src, ip0, hashLog, mls)] = uint32(ip0)
-					store(ip0, ip0-int(rep1), r)
+					table[h.at(src, ip0)] = uint32(ip0)
+					e.store(nil, rep1, uint32(r))
 					ip0 += r
 					anchor = ip0
 				}

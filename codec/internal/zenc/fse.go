@@ -1,48 +1,11 @@
 package zenc
 
 import (
-	"encoding/binary"
 	"math"
 	"math/bits"
 
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 )
-
-// bitWriter writes a zstd backward bit stream: bits go in from the
-// least significant end, and the decoder reads them from the stream's
-// end, after the closing 1 bit.
-type bitWriter struct {
-	out   []byte
-	acc   uint64
-	nbits uint8
-}
-
-// add appends the n low bits of v (n ≤ 32); at most 63 bits may wait,
-// so callers flush after every 32 bits or less.
-func (w *bitWriter) add(v uint32, n uint8) {
-	w.acc |= (uint64(v) & (1<<n - 1)) << w.nbits
-	w.nbits += n
-}
-
-// flush writes out whole 32-bit words.
-func (w *bitWriter) flush() {
-	if w.nbits >= 32 {
-		w.out = binary.LittleEndian.AppendUint32(w.out, uint32(w.acc))
-		w.acc >>= 32
-		w.nbits -= 32
-	}
-}
-
-// close appends the end mark and the last partial bytes.
-func (w *bitWriter) close() []byte {
-	w.add(1, 1)
-	for w.nbits > 0 {
-		w.out = append(w.out, byte(w.acc))
-		w.acc >>= 8
-		w.nbits -= min(8, w.nbits)
-	}
-	return w.out
-}
 
 // symbolTransform is how FSE_buildCTable encodes one symbol: from state
 // s, (s+deltaNbBits)>>16 bits go out and the next state is
@@ -111,15 +74,6 @@ func (t *cTable) init(s uint8) uint32 {
 	nb := (tt.deltaNbBits + 1<<15) >> 16
 	v := nb<<16 - tt.deltaNbBits
 	return uint32(t.states[int32(v>>nb)+tt.deltaFind])
-}
-
-// encode writes the bits that take state to encode s and returns the
-// next state.
-func (t *cTable) encode(w *bitWriter, state uint32, s uint8) uint32 {
-	tt := t.tt[s]
-	nb := uint8((state + tt.deltaNbBits) >> 16)
-	w.add(state, nb)
-	return uint32(t.states[int32(state>>nb)+tt.deltaFind])
 }
 
 // optimalLog is FSE_optimalTableLog: the accuracy log for n symbols of

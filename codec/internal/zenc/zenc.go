@@ -33,8 +33,7 @@ const (
 // time.
 type Encoder struct {
 	hash   []uint32
-	found  []seq // the match finder's sequences, real offsets
-	seqs   []seq // the same, coded: offset values and match lengths minus 3
+	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
 	codes  [][3]uint8
 	huff   huff0.Scratch
@@ -145,10 +144,13 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 	if start > 0 && isRun(b) {
 		return append(appendUint24(dst, lastBit|1<<1|uint32(len(b))<<3), b[0]), nil
 	}
-	e.found, e.lits = e.found[:0], e.lits[:0]
-	e.fast(src, start, end, p)
+	if cap(e.seqs) < len(b)/4+1 {
+		e.seqs = make([]seq, 0, len(b)/4+1)
+		e.lits = make([]byte, 0, len(b))
+	}
+	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 	reps := e.reps
-	e.code()
+	e.fast(src, start, end, p)
 	at := len(dst)
 	dst = appendUint24(dst, 0)
 	dst = e.literals(dst, e.lits)
@@ -167,46 +169,43 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 	return dst, nil
 }
 
-// code turns e.found into e.seqs: offsets into offset values, with the
-// repeat codes the decoder's repeat offsets allow (RFC 8878, 3.1.2.5),
-// and match lengths minus MinMatch; e.reps follows the decoder's.
-func (e *Encoder) code() {
-	seqs := e.seqs[:0]
+// store appends a sequence to the block's: lits, then length bytes
+// copied from off bytes back. The offset is coded with the repeat codes
+// the decoder's repeat offsets allow (RFC 8878, 3.1.2.5), and e.reps
+// follows the decoder's.
+func (e *Encoder) store(lits []byte, off, length uint32) {
+	e.lits = append(e.lits, lits...)
 	r := &e.reps
-	for _, s := range e.found {
-		off := s.offset
-		var v uint32
-		if s.litLen > 0 {
-			switch off {
-			case r[0]:
-				v = 1
-			case r[1]:
-				v = 2
-				r[0], r[1] = r[1], r[0]
-			case r[2]:
-				v = 3
-				r[0], r[1], r[2] = r[2], r[0], r[1]
-			}
-		} else {
-			switch off {
-			case r[1]:
-				v = 1
-				r[0], r[1] = r[1], r[0]
-			case r[2]:
-				v = 2
-				r[0], r[1], r[2] = r[2], r[0], r[1]
-			case r[0] - 1:
-				v = 3
-				r[0], r[1], r[2] = off, r[0], r[1]
-			}
+	var v uint32
+	if len(lits) > 0 {
+		switch off {
+		case r[0]:
+			v = 1
+		case r[1]:
+			v = 2
+			r[0], r[1] = r[1], r[0]
+		case r[2]:
+			v = 3
+			r[0], r[1], r[2] = r[2], r[0], r[1]
 		}
-		if v == 0 {
-			v = off + 3
+	} else {
+		switch off {
+		case r[1]:
+			v = 1
+			r[0], r[1] = r[1], r[0]
+		case r[2]:
+			v = 2
+			r[0], r[1], r[2] = r[2], r[0], r[1]
+		case r[0] - 1:
+			v = 3
 			r[0], r[1], r[2] = off, r[0], r[1]
 		}
-		seqs = append(seqs, seq{litLen: s.litLen, matchLen: s.matchLen - zfmt.MinMatch, offset: v})
 	}
-	e.seqs = seqs
+	if v == 0 {
+		v = off + 3
+		r[0], r[1], r[2] = off, r[0], r[1]
+	}
+	e.seqs = append(e.seqs, seq{litLen: uint32(len(lits)), matchLen: length - zfmt.MinMatch, offset: v})
 }
 
 // isRun reports whether b is one byte repeated.

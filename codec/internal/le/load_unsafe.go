@@ -1,18 +1,18 @@
 //go:build (386 || amd64 || arm64) && gc && !purego && !noasm
 
-package codec
+package le
 
 import "unsafe"
 
-// load64 and load32 read the little-endian word at b[i:] without a bounds
+// Load64 and Load32 read the little-endian word at b[i:] without a bounds
 // check, on the little-endian machines with fast unaligned loads. Callers
 // must prove i+8 (i+4) <= len(b) and say why in a comment: the encoders'
 // hot loops load at positions their loop bounds keep inside the input.
 // The purego and noasm tags select the checked versions (load_safe.go).
-func load64(b []byte, i int) uint64 {
+func Load64(b []byte, i int) uint64 {
 	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }
 
-func load32(b []byte, i int) uint32 {
+func Load32(b []byte, i int) uint32 {
 	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }

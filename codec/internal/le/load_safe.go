@@ -1,0 +1,10 @@
+//go:build !(386 || amd64 || arm64) || !gc || purego || noasm
+
+package le
+
+import "encoding/binary"
+
+// Load64 and Load32 read the little-endian word at b[i:]; see load_unsafe.go.
+func Load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+func Load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
