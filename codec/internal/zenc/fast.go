@@ -65,7 +65,8 @@ const kSearchStrength = 8
 //
 // Every load is within src (le.Load* does not check): the positions
 // searched and hashed stay at or below ilimit = end-8; a candidate is a
-// position hashed earlier; and a repeat offset is at most the position
+// position hashed earlier (0, the frame's first, is never hashed: it
+// marks an empty slot, as in libzstd); and a repeat offset is at most the position
 // it is tried at (those reaching before the frame are dropped at the
 // block's start, and the others are offsets of matches found since).
 func (e *Encoder) fast(src []byte, start, end int, p params) {
@@ -124,7 +125,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				found = true
 				break
 			}
-			if le.Load32(src, ip0) == le.Load32(src, idx) {
+			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
 				table[hash1] = uint32(ip1)
 				match0, mLength = -1, 0
 				found = true
@@ -136,7 +137,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 			ip0, ip1, ip2 = ip1, ip2, ip3
 			current0 = ip0
 			table[hash0] = uint32(ip0)
-			if le.Load32(src, ip0) == le.Load32(src, idx) {
+			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
 				if step <= 4 {
 					table[hash1] = uint32(ip1)
 				}

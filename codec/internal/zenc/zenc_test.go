@@ -2,8 +2,10 @@ package zenc
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/blosc2go/blosc2/codec/internal/zdec"
@@ -46,10 +48,23 @@ func inputs(t testing.TB) map[string][]byte {
 		for i := range b {
 			b[i] = "abcdefgh"[r.IntN(3+i%5)]
 		}
-		m["size"+string(rune('A'+len(m)))] = b
+		m[fmt.Sprintf("size%d", n)] = b
 	}
-	if b, err := os.ReadFile("../../../testdata/data/nab_nyc_taxi.ts.i64.bin"); err == nil {
-		m["logs"] = b
+	// Real data from the repository's testdata, as C-Blosc2 would give
+	// it: shuffled where it is typed, in 128 KiB blocks and whole.
+	for name, f := range map[string]struct {
+		file     string
+		typesize int
+	}{
+		"taxi_ts": {"nab_nyc_taxi.ts.i64.bin", 8}, "taxi_val": {"nab_nyc_taxi.value.f64.bin", 8},
+		"rain": {"rainfall_grid_150x150.f32.bin", 4}, "ecg": {"ecg_mitbih_208.u16.bin", 2},
+	} {
+		b, err := os.ReadFile(filepath.Join("../../../testdata/data", f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[name+"_raw"] = b
+		m[name+"_shuffled"] = shuffleBytes(b[:min(len(b), 128<<10)], f.typesize)
 	}
 	return m
 }
@@ -82,4 +97,60 @@ func TestRoundTrip(t *testing.T) {
 			t.Errorf("%s: %d bytes → %d, over %d", name, len(in), len(frame), max)
 		}
 	}
+}
+
+// TestReuse: an Encoder's output depends only on its input, not on the
+// frames it wrote before (its tables are reset per frame).
+func TestReuse(t *testing.T) {
+	in := inputs(t)
+	var fresh, reused Encoder
+	for _, name := range []string{"text", "stamps", "noise", "taxi_val_shuffled", "zeros", "size131073"} {
+		want, _ := fresh.EncodeAll(nil, in[name], 1)
+		fresh = Encoder{}
+		for _, other := range []string{"text", "stamps", "size5"} {
+			if _, err := reused.EncodeAll(nil, in[other], 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, _ := reused.EncodeAll(nil, in[name], 1)
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: %d bytes after other frames, %d from a fresh encoder", name, len(got), len(want))
+		}
+	}
+}
+
+// FuzzRoundTrip: whatever the input, the frame decodes to it with our
+// decoder and with klauspost's, and appending to dst keeps dst.
+func FuzzRoundTrip(f *testing.F) {
+	in := inputs(f)
+	for _, name := range []string{"short", "size1024", "size255"} {
+		f.Add(in[name])
+	}
+	f.Add(in["taxi_ts_shuffled"][:4096])
+	f.Add(bytes.Repeat([]byte("abcd"), 1000))
+	kd, err := zstd.NewReader(nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var e Encoder
+	var d zdec.Decoder
+	f.Fuzz(func(t *testing.T, in []byte) {
+		prefix := []byte("prefix")
+		frame, err := e.EncodeAll(prefix, in, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.HasPrefix(frame, prefix) {
+			t.Fatal("dst's bytes lost")
+		}
+		frame = frame[len(prefix):]
+		got, err := kd.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("klauspost: %v", err)
+		}
+		out := make([]byte, len(in))
+		if err := d.DecodeAll(out, frame); err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("zdec: %v", err)
+		}
+	})
 }
