@@ -74,27 +74,31 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	ll, of, ml := d.cur[zfmt.LL], d.cur[zfmt.OF], d.cur[zfmt.ML]
 
 	var br bitReader
-	if err := br.init(src); err != nil {
+	if err := br.init(src, &d.pad); err != nil {
 		return 0, err
 	}
 	llState := br.get(ll.log)
 	ofState := br.get(of.log)
 	mlState := br.get(ml.log)
+	br.reload()
 	reps := d.reps
 	litPos := 0
 	for i := nb - 1; i >= 0; i-- {
 		lle, ofe, mle := ll.entries[llState&stateMask], of.entries[ofState&stateMask], ml.entries[mlState&stateMask]
-		br.fill()
+		// A reload leaves at least 57 bits unread: enough for the
+		// offset's and the match length's extra bits (31+16 at most),
+		// then after another for the literal length's and the three
+		// states' (16+26).
 		offset := int(ofe.baseline) + int(br.get(ofe.addBits))
-		br.fill()
 		mlen := int(mle.baseline) + int(br.get(mle.addBits))
+		br.reload()
 		llen := int(lle.baseline) + int(br.get(lle.addBits))
 		if i > 0 {
-			br.fill()
 			llState = uint32(lle.newState) + br.get(lle.nbBits)
 			mlState = uint32(mle.newState) + br.get(mle.nbBits)
 			ofState = uint32(ofe.newState) + br.get(ofe.nbBits)
 		}
+		br.reload()
 		if br.bitsRead > 64 {
 			return 0, ErrCorrupt
 		}
@@ -128,19 +132,20 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > d.window {
 			return 0, ErrCorrupt
 		}
-		if llen <= 16 && litPos+16 <= len(lits) && out+16 <= len(dst) {
-			// Short literals in two words; what lands past them is
-			// overwritten by the match.
-			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(lits[litPos:]))
-			binary.LittleEndian.PutUint64(dst[out+8:], binary.LittleEndian.Uint64(lits[litPos+8:]))
-			out += llen
+		if litPos+llen+16 <= len(lits) && out+llen+16 <= len(dst) {
+			// The literals 16 bytes at a time: what lands past them
+			// is overwritten by the match and the output after it.
+			for o, l := out, litPos; o < out+llen; o, l = o+16, l+16 {
+				*(*[16]byte)(dst[o:]) = *(*[16]byte)(lits[l:])
+			}
 		} else {
-			out += copy(dst[out:out+llen], lits[litPos:])
+			copy(dst[out:out+llen], lits[litPos:])
 		}
+		out += llen
 		litPos += llen
 		out = copyMatch(dst, out, offset, mlen)
 	}
-	if br.off != 0 || br.bitsRead != 64 {
+	if !br.done() {
 		return 0, ErrCorrupt
 	}
 	d.reps = reps
@@ -161,15 +166,23 @@ const stateMask = 1<<maxFSELog - 1
 func copyMatch(dst []byte, out, offset, n int) int {
 	from := out - offset
 	end := out + n
-	if offset >= 8 && n <= 32 && end+8 <= len(dst) {
-		// Short matches a word at a time: with an offset of 8 or more
-		// each word read is already written. The last word may run up
-		// to 7 bytes past the match, within dst, where later output
-		// lands.
-		for ; out < end; out, from = out+8, from+8 {
-			binary.LittleEndian.PutUint64(dst[out:], binary.LittleEndian.Uint64(dst[from:]))
+	if n <= 64 && end+16 <= len(dst) {
+		// Short matches in whole words, the last one running up to 15
+		// bytes past the match, within dst, where later output lands:
+		// with an offset of 16 (8) or more each word read is already
+		// written. Longer ones go faster through copy.
+		switch {
+		case offset >= 16:
+			for ; out < end; out, from = out+16, from+16 {
+				*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+			}
+			return end
+		case offset >= 8:
+			for ; out < end; out, from = out+8, from+8 {
+				*(*[8]byte)(dst[out:]) = *(*[8]byte)(dst[from:])
+			}
+			return end
 		}
-		return end
 	}
 	if offset >= n {
 		return out + copy(dst[out:out+n], dst[from:from+n])
@@ -180,55 +193,60 @@ func copyMatch(dst []byte, out, offset, n int) int {
 	return out
 }
 
-// bitReader reads a sequences bitstream backwards, from its last byte:
-// value holds the next bits at its top, bitsRead of them consumed.
+// bitReader reads a sequences bitstream backwards, from its last byte,
+// as libzstd's BIT_DStream does: value is the 8 bytes at in[pos:], read
+// from the top, bitsRead of them consumed. Streams under 8 bytes are
+// read from a copy padded in front with zeros, and must end with
+// exactly their own bits read.
 type bitReader struct {
 	in       []byte
-	off      int // in[:off] not yet loaded
+	pos      int
 	value    uint64
 	bitsRead uint8
+	lastBits uint8 // bits of the stream in the first window: 64, or fewer for a short stream
 }
 
-func (b *bitReader) init(in []byte) error {
+func (b *bitReader) init(in []byte, pad *[8]byte) error {
 	if len(in) < 1 || in[len(in)-1] == 0 {
 		return ErrCorrupt
 	}
-	b.in, b.off, b.value, b.bitsRead = in, len(in), 0, 64
-	for b.off > 0 && b.bitsRead >= 8 {
-		b.value = b.value<<8 | uint64(b.in[b.off-1])
-		b.off--
-		b.bitsRead -= 8
+	last := in[len(in)-1]
+	b.lastBits = 64
+	if len(in) < 8 {
+		*pad = [8]byte{}
+		copy(pad[8-len(in):], in)
+		b.lastBits = uint8(8 * len(in))
+		in = pad[:]
 	}
-	// Skip the padding: the last byte's zeros above its highest set bit,
-	// and that bit.
-	b.bitsRead += uint8(9 - bits.Len8(in[len(in)-1]))
+	b.in, b.pos = in, len(in)-8
+	b.value = binary.LittleEndian.Uint64(in[b.pos:])
+	// Skip the padding: the last byte's zeros above its highest set
+	// bit, and that bit.
+	b.bitsRead = uint8(9 - bits.Len8(last))
 	return nil
 }
 
-// get returns the next n bits (n ≤ 32, and no more than fill left).
+// get returns the next n bits (n ≤ 56, and no more than the reload
+// left).
 func (b *bitReader) get(n uint8) uint32 {
-	if n == 0 {
-		return 0
-	}
-	v := b.value << b.bitsRead >> (64 - n)
+	v := b.value << (b.bitsRead & 63) >> 1 >> (63 - n)
 	b.bitsRead += n
 	return uint32(v)
 }
 
-// fill loads bytes so that at least 32 bits are unread, when there are.
-func (b *bitReader) fill() {
-	if b.bitsRead < 32 {
-		return
+// reload moves the window back over the whole bytes read, so that at
+// least 57 bits are unread where the stream has them.
+func (b *bitReader) reload() {
+	if b.bitsRead > 64 {
+		return // overread: done reports it
 	}
-	if b.off >= 4 {
-		b.value = b.value<<32 | uint64(binary.LittleEndian.Uint32(b.in[b.off-4:]))
-		b.off -= 4
-		b.bitsRead -= 32
-		return
-	}
-	for b.off > 0 {
-		b.value = b.value<<8 | uint64(b.in[b.off-1])
-		b.off--
-		b.bitsRead -= 8
-	}
+	n := min(int(b.bitsRead>>3), b.pos)
+	b.pos -= n
+	b.bitsRead -= uint8(8 * n)
+	b.value = binary.LittleEndian.Uint64(b.in[b.pos:])
+}
+
+// done reports whether exactly the stream's bits were read.
+func (b *bitReader) done() bool {
+	return b.pos == 0 && b.bitsRead == b.lastBits
 }

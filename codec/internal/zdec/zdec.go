@@ -47,6 +47,7 @@ type Decoder struct {
 	window  int // the frame's window: how far back a match may reach
 	lits    []byte
 	normBuf [64]int16
+	pad     [8]byte // a short sequences bitstream, padded to a word
 }
 
 var predefined = func() *[3]fseTable {
