@@ -24,10 +24,18 @@ const zdecMinRatio = 16
 
 var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
-// The levels zenc implements are compressed by it: its frames are the
-// size of libzstd's at the same level, where klauspost's are 3-50%
-// larger on C-Blosc2's blocks (shuffled floats and timestamps, logs).
-// The other levels, and dictionaries, stay with klauspost.
+// zstd levels up to zencMaxLevel (C-Blosc2's clevel 1, python-blosc2's
+// default) are compressed by zenc: its frames are the size of libzstd's,
+// where klauspost's are 3-8% larger on C-Blosc2's blocks (shuffled
+// floats, float64 values), at libzstd's speed on shuffled floats and
+// 0.8 of it on text. zenc's greedy, lazy and lazy2 (levels 5-9, clevels
+// 3-5) write libzstd's sizes too, where klauspost's are up to 1.5 times
+// larger (shuffled timestamps), but in Go they run at 0.6-0.8 of
+// libzstd's speed and well below klauspost's levels, which the
+// automatic tiers need; they wait for that speed. The other levels, and
+// dictionaries, stay with klauspost.
+const zencMaxLevel = 1
+
 var zencPool = sync.Pool{New: func() any { return new(zenc.Encoder) }}
 
 // zstdCodec is Zstandard (id 5): one zstd frame per Blosc stream, without
@@ -152,7 +160,7 @@ func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, 
 			return 0, fmt.Errorf("%w: zstd: %v", ErrDict, e.err)
 		}
 		enc = e.enc
-	} else if level := zstdLevel(min(max(clevel, 1), 9)); zenc.Supported(level) {
+	} else if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel {
 		ze := zencPool.Get().(*zenc.Encoder)
 		out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
 		zencPool.Put(ze)

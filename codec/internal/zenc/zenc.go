@@ -1,11 +1,13 @@
-// Package zenc writes Zstandard frames (RFC 8878) the way libzstd's
+// Package zenc writes Zstandard frames (RFC 8878) the way libzstd 1.5.6's
 // levels do, where klauspost/compress's encoder writes larger ones:
 // C-Blosc2 compresses each block with libzstd, and our chunks should be
-// as small as C's at the same clevel. It holds the match finders of the
-// libzstd strategies it implements and one entropy stage for all of
-// them (klauspost's huff0 for literals, our FSE for sequences). Frames
-// are single-segment, with their content size and no checksum, as
-// C-Blosc2 writes them.
+// as small as C's at the same clevel. It holds ports of the match
+// finders of libzstd's fast, greedy, lazy and lazy2 strategies (levels
+// 1-9 at Blosc's block sizes, but level 3's dfast and the bt* ones) and
+// one entropy stage for all of them (klauspost's huff0 for literals,
+// our FSE for sequences). Frames are single-segment, with their content
+// size and no checksum, as C-Blosc2 writes them. Which levels the zstd
+// codec routes here is the codec's decision (codec/zstd.go).
 package zenc
 
 import (
@@ -33,6 +35,8 @@ const (
 // time.
 type Encoder struct {
 	hash   []uint32
+	chain  []uint32
+	finder chainFinder
 	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
 	codes  [][3]uint8
@@ -44,53 +48,85 @@ type Encoder struct {
 	reps   [3]uint32
 }
 
-// params are a level's match finder settings for one input size
-// (libzstd's ZSTD_compressionParameters, after ZSTD_adjustCParams).
+// Strategies, as libzstd names them.
+const (
+	stratFast = iota + 1
+	stratDFast
+	stratGreedy
+	stratLazy
+	stratLazy2
+	stratBtLazy2 // and stronger: not implemented
+)
+
+// params are libzstd's ZSTD_compressionParameters: window, chain, hash
+// and search logs, minimum match, target length, strategy.
 type params struct {
-	hashLog  uint8
-	minMatch uint8
+	windowLog, chainLog, hashLog, searchLog, minMatch uint8
+	targetLength                                      uint16
+	strategy                                          uint8
+}
+
+// levelParams are libzstd 1.5.6's levels 1-9 (lib/compress/clevels.h),
+// for inputs of more than 256 KiB, at most 256 KiB, 128 KiB and 16 KiB.
+var levelParams = [4][10]params{
+	{{}, {19, 13, 14, 1, 7, 0, stratFast}, {20, 15, 16, 1, 6, 0, stratFast}, {21, 16, 17, 1, 5, 0, stratDFast},
+		{21, 18, 18, 1, 5, 0, stratDFast}, {21, 18, 19, 3, 5, 2, stratGreedy}, {21, 18, 19, 3, 5, 4, stratLazy},
+		{21, 19, 20, 4, 5, 8, stratLazy}, {21, 19, 20, 4, 5, 16, stratLazy2}, {22, 20, 21, 4, 5, 16, stratLazy2}},
+	{{}, {18, 13, 14, 1, 6, 0, stratFast}, {18, 14, 14, 1, 5, 0, stratDFast}, {18, 16, 16, 1, 4, 0, stratDFast},
+		{18, 16, 17, 3, 5, 2, stratGreedy}, {18, 17, 18, 5, 5, 2, stratGreedy}, {18, 18, 19, 3, 5, 4, stratLazy},
+		{18, 18, 19, 4, 4, 4, stratLazy}, {18, 18, 19, 4, 4, 8, stratLazy2}, {18, 18, 19, 5, 4, 8, stratLazy2}},
+	{{}, {17, 12, 13, 1, 6, 0, stratFast}, {17, 13, 15, 1, 5, 0, stratFast}, {17, 15, 16, 2, 5, 0, stratDFast},
+		{17, 17, 17, 2, 4, 0, stratDFast}, {17, 16, 17, 3, 4, 2, stratGreedy}, {17, 16, 17, 3, 4, 4, stratLazy},
+		{17, 16, 17, 3, 4, 8, stratLazy2}, {17, 16, 17, 4, 4, 8, stratLazy2}, {17, 16, 17, 5, 4, 8, stratLazy2}},
+	{{}, {14, 14, 15, 1, 5, 0, stratFast}, {14, 14, 15, 1, 4, 0, stratFast}, {14, 14, 15, 2, 4, 0, stratDFast},
+		{14, 14, 14, 4, 4, 2, stratGreedy}, {14, 14, 14, 3, 4, 4, stratLazy}, {14, 14, 14, 4, 4, 8, stratLazy2},
+		{14, 14, 14, 6, 4, 8, stratLazy2}, {14, 14, 14, 8, 4, 8, stratLazy2}, {14, 15, 14, 5, 4, 8, stratBtLazy2}},
 }
 
 // paramsFor returns libzstd's parameters for level and an input of n
-// bytes (lib/compress/clevels.h: its tables for inputs of at most 16
-// KiB, 128 KiB, 256 KiB and more), and whether this package implements
-// that level.
+// bytes, adjusted to the input's size as ZSTD_adjustCParams does, and
+// whether this package implements their strategy.
 func paramsFor(level, n int) (params, bool) {
-	if level != 1 {
+	if level < 1 || level >= len(levelParams[0]) {
 		return params{}, false
 	}
-	var p params
-	var windowLog uint8
+	class := 0
 	switch {
 	case n <= 16<<10:
-		p, windowLog = params{hashLog: 15, minMatch: 5}, 14
+		class = 3
 	case n <= 128<<10:
-		p, windowLog = params{hashLog: 13, minMatch: 6}, 17
+		class = 2
 	case n <= 256<<10:
-		p, windowLog = params{hashLog: 14, minMatch: 6}, 18
-	default:
-		p, windowLog = params{hashLog: 14, minMatch: 7}, 19
+		class = 1
 	}
-	// ZSTD_adjustCParams: a small input shrinks the window, and the
-	// hash table to at most twice the window.
-	srcLog := uint8(10)
+	p := levelParams[class][level]
+	// A small input shrinks the window, the hash table to at most
+	// twice the window and the chain to the window.
+	srcLog := uint8(6)
 	for srcLog < 30 && 1<<srcLog < n {
 		srcLog++
 	}
-	windowLog = min(windowLog, srcLog)
-	p.hashLog = min(p.hashLog, windowLog+1)
-	return p, true
-}
-
-// Supported reports whether EncodeAll compresses at level.
-func Supported(level int) bool {
-	_, ok := paramsFor(level, 1)
-	return ok
+	p.windowLog = min(p.windowLog, srcLog)
+	p.hashLog = min(p.hashLog, p.windowLog+1)
+	cycleLog := p.chainLog
+	if p.strategy >= stratBtLazy2 {
+		cycleLog--
+	}
+	if cycleLog > p.windowLog {
+		p.chainLog -= cycleLog - p.windowLog
+	}
+	p.windowLog = max(p.windowLog, 10)
+	switch p.strategy {
+	case stratFast, stratGreedy, stratLazy, stratLazy2:
+		return p, true
+	}
+	return p, false
 }
 
 // EncodeAll appends to dst one frame holding src, compressed at zstd
-// level level, and returns it. It returns ErrUnsupported for levels
-// Supported refuses and inputs over 128 MiB.
+// level level, and returns it. It returns ErrUnsupported for the levels
+// whose strategy at src's size it does not implement (libzstd's dfast,
+// btlazy2 and stronger), and for inputs over 128 MiB.
 func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	p, ok := paramsFor(level, len(src))
 	if !ok || len(src) > maxInput {
@@ -100,12 +136,12 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	if len(src) == 0 {
 		return appendUint24(dst, 1), nil // one empty last raw block
 	}
-	size := 1 << p.hashLog
-	if cap(e.hash) < size {
-		e.hash = make([]uint32, size)
+	e.hash = resetTable(e.hash, 1<<p.hashLog)
+	if p.strategy != stratFast {
+		e.chain = resetTable(e.chain, 1<<p.chainLog)
+		e.finder = chainFinder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
+			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog}
 	}
-	e.hash = e.hash[:size]
-	clear(e.hash)
 	e.reps = [3]uint32{1, 4, 8}
 	for start := 0; start < len(src); start += maxBlockSize {
 		end := min(start+maxBlockSize, len(src))
@@ -115,6 +151,16 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		}
 	}
 	return dst, nil
+}
+
+// resetTable returns t resized to n entries, all zero.
+func resetTable(t []uint32, n int) []uint32 {
+	if cap(t) < n {
+		return make([]uint32, n)
+	}
+	t = t[:n]
+	clear(t)
+	return t
 }
 
 // frameHeader appends a single-segment frame header for n bytes of
@@ -150,7 +196,11 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 	}
 	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 	reps := e.reps
-	e.fast(src, start, end, p)
+	if p.strategy == stratFast {
+		e.fast(src, start, end, p)
+	} else {
+		e.lazy(src, start, end, p, &e.finder)
+	}
 	at := len(dst)
 	dst = appendUint24(dst, 0)
 	dst = e.literals(dst, e.lits)

@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,6 +12,9 @@ import (
 	"github.com/blosc2go/blosc2/codec/internal/zdec"
 	"github.com/klauspost/compress/zstd"
 )
+
+// levels are the zstd levels C-Blosc2's clevels 1-5 map to.
+var levels = []int{1, 3, 5, 7, 9}
 
 // inputs are data of the kinds the codec sees: text, runs, shuffled
 // numbers, noise, and the sizes around the block and table limits.
@@ -80,21 +84,26 @@ func TestRoundTrip(t *testing.T) {
 	defer kd.Close()
 	var e Encoder
 	var d zdec.Decoder
-	for name, in := range inputs(t) {
-		frame, err := e.EncodeAll(nil, in, 1)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got, err := kd.DecodeAll(frame, nil)
-		if err != nil || !bytes.Equal(got, in) {
-			t.Fatalf("%s (%d bytes → %d): klauspost decodes %d bytes, err %v", name, len(in), len(frame), len(got), err)
-		}
-		out := make([]byte, len(in))
-		if err := d.DecodeAll(out, frame); err != nil || !bytes.Equal(out, in) {
-			t.Fatalf("%s: zdec: %v", name, err)
-		}
-		if max := len(in) + 16 + 3*(len(in)/maxBlockSize+1); len(frame) > max {
-			t.Errorf("%s: %d bytes → %d, over %d", name, len(in), len(frame), max)
+	for _, level := range levels {
+		for name, in := range inputs(t) {
+			frame, err := e.EncodeAll(nil, in, level)
+			if errors.Is(err, ErrUnsupported) {
+				continue
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			got, err := kd.DecodeAll(frame, nil)
+			if err != nil || !bytes.Equal(got, in) {
+				t.Fatalf("%s (%d bytes → %d): klauspost decodes %d bytes, err %v", name, len(in), len(frame), len(got), err)
+			}
+			out := make([]byte, len(in))
+			if err := d.DecodeAll(out, frame); err != nil || !bytes.Equal(out, in) {
+				t.Fatalf("%s: zdec: %v", name, err)
+			}
+			if max := len(in) + 16 + 3*(len(in)/maxBlockSize+1); len(frame) > max {
+				t.Errorf("%s: %d bytes → %d, over %d", name, len(in), len(frame), max)
+			}
 		}
 	}
 }
@@ -119,24 +128,28 @@ func TestReuse(t *testing.T) {
 	}
 }
 
-// FuzzRoundTrip: whatever the input, the frame decodes to it with our
-// decoder and with klauspost's, and appending to dst keeps dst.
+// FuzzRoundTrip: whatever the input and the level, the frame decodes to
+// the input with our decoder and with klauspost's, and appending to dst
+// keeps dst.
 func FuzzRoundTrip(f *testing.F) {
 	in := inputs(f)
-	for _, name := range []string{"short", "size1024", "size255"} {
-		f.Add(in[name])
+	for i, name := range []string{"short", "size1024", "size255"} {
+		f.Add(uint8(i), in[name])
 	}
-	f.Add(in["taxi_ts_shuffled"][:4096])
-	f.Add(bytes.Repeat([]byte("abcd"), 1000))
+	f.Add(uint8(3), in["taxi_ts_shuffled"][:4096])
+	f.Add(uint8(4), bytes.Repeat([]byte("abcd"), 1000))
 	kd, err := zstd.NewReader(nil)
 	if err != nil {
 		f.Fatal(err)
 	}
 	var e Encoder
 	var d zdec.Decoder
-	f.Fuzz(func(t *testing.T, in []byte) {
+	f.Fuzz(func(t *testing.T, l uint8, in []byte) {
 		prefix := []byte("prefix")
-		frame, err := e.EncodeAll(prefix, in, 1)
+		frame, err := e.EncodeAll(prefix, in, levels[int(l)%len(levels)])
+		if errors.Is(err, ErrUnsupported) {
+			return
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
