@@ -30,7 +30,7 @@ const (
 	// filter, 2 MiB without. It aims at zstd SpeedDefault's ratio (0.97
 	// of it on text) at its speed or above. A filtered chunk that
 	// compresses less than 5:1 and whose sample loses less than 2% at
-	// clevel 1 (zstd level 1, SpeedFastest) gets clevel 1: noisy
+	// clevel 1 (zstd level 1, libzstd's fast strategy) gets clevel 1: noisy
 	// measurements, audio, grids of nearly random low bytes, where
 	// zstd's matches gain little, compress about 1.5 times as fast. The
 	// level is not recorded in a chunk, so info does not show it. A
@@ -503,8 +503,9 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		p := a.params(cands[i])
 		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd && cands[i].level == 0 {
 			// zstd's fastest level ranks the candidates as its slower
-			// ones do, at a fraction of their time (it entropy-codes
-			// the literals of match-less windows too: WithAllLitEntropyCompression).
+			// ones do, at a fraction of their time (like libzstd's,
+			// whose size it writes, it entropy-codes the literals of
+			// match-less windows too).
 			p.Level = 1
 		}
 		p.BlockSize = len(sample)
