@@ -2,7 +2,6 @@ package zenc
 
 import (
 	"encoding/binary"
-	"errors"
 	"math"
 	"math/bits"
 
@@ -46,9 +45,6 @@ func mlCode(v uint32) uint8 {
 	}
 	return uint8(bits.Len32(v)-1) + 36
 }
-
-// errNoGain reports a block that is not worth compressing.
-var errNoGain = errors.New("zenc: block does not compress")
 
 // minGain is ZSTD_minGain: what compression must save on n bytes.
 func minGain(n int) int { return n>>6 + 2 }
