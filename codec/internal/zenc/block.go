@@ -49,7 +49,9 @@ func mlCode(v uint32) uint8 {
 // minGain is ZSTD_minGain: what compression must save on n bytes.
 func minGain(n int) int { return n>>6 + 2 }
 
-// literals appends the literals section of lits to dst.
+// literals appends the literals section of lits to dst: Huffman-coded
+// when that saves at least 1/2^e.litGainLog of them (and libzstd's
+// minimum gain), else raw or RLE.
 func (e *Encoder) literals(dst, lits []byte) []byte {
 	n := len(lits)
 	if n > 63 {
@@ -65,7 +67,7 @@ func (e *Encoder) literals(dst, lits []byte) []byte {
 		switch {
 		case err == huff0.ErrUseRLE:
 			return append(rawLiteralsHeader(dst, 1, n), lits[0])
-		case err == nil && len(out) < n-minGain(n):
+		case err == nil && len(out) < n-max(minGain(n), n>>e.litGainLog):
 			c := len(out)
 			switch {
 			case single:
