@@ -51,6 +51,22 @@ func matchLen(src []byte, a, b, end int) int {
 	return n
 }
 
+// searchStart returns where a block's search starts (past the frame's
+// first byte, which no match can cover) and the search's own two last
+// offsets, starting from the decoder's: one reaching before the frame is
+// not tried (0).
+func (e *Encoder) searchStart(start int) (int, uint32, uint32) {
+	ip := max(start, 1)
+	rep1, rep2 := e.reps[0], e.reps[1]
+	if rep1 > uint32(ip) {
+		rep1 = 0
+	}
+	if rep2 > uint32(ip) {
+		rep2 = 0
+	}
+	return ip, rep1, rep2
+}
+
 // kSearchStrength sets how fast the search accelerates over data that
 // does not match: one more step every 1<<(kSearchStrength-1) bytes.
 const kSearchStrength = 8
@@ -75,19 +91,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 	const step0 = 2
 	ilimit := end - 8
 	anchor := start
-	ip0 := start
-	if ip0 == 0 {
-		ip0++
-	}
-	// The search's own two last offsets, starting from the decoder's;
-	// one reaching before the frame is not tried.
-	rep1, rep2 := e.reps[0], e.reps[1]
-	if rep1 > uint32(ip0) {
-		rep1 = 0
-	}
-	if rep2 > uint32(ip0) {
-		rep2 = 0
-	}
+	ip0, rep1, rep2 := e.searchStart(start)
 	for {
 		// _start: ip0 at the first position to search.
 		step := step0

@@ -93,17 +93,7 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *chainFinder) {
 	depth := int(p.strategy - stratGreedy)
 	ilimit := end - 8
 	anchor := start
-	ip := start
-	if ip == 0 {
-		ip++
-	}
-	rep1, rep2 := e.reps[0], e.reps[1]
-	if rep1 > uint32(ip) {
-		rep1 = 0
-	}
-	if rep2 > uint32(ip) {
-		rep2 = 0
-	}
+	ip, rep1, rep2 := e.searchStart(start)
 	f.skipping = false
 	gain := func(ml, offBase int) int { return ml*4 - (bits.Len32(uint32(offBase)) - 1) }
 	for ip < ilimit {
