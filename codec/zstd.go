@@ -160,18 +160,22 @@ func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, 
 			return 0, fmt.Errorf("%w: zstd: %v", ErrDict, e.err)
 		}
 		enc = e.enc
-	} else if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel {
-		ze := zencPool.Get().(*zenc.Encoder)
-		out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
-		zencPool.Put(ze)
-		if err != nil {
-			return 0, fmt.Errorf("zstd: %w", err)
-		}
-		if len(out) > len(dst) {
-			return 0, nil // does not fit
-		}
-		return len(out), nil
 	} else {
+		if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel {
+			ze := zencPool.Get().(*zenc.Encoder)
+			out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
+			zencPool.Put(ze)
+			switch {
+			case err == nil && len(out) > len(dst):
+				return 0, nil // does not fit
+			case err == nil:
+				return len(out), nil
+			case !errors.Is(err, zenc.ErrUnsupported):
+				return 0, fmt.Errorf("zstd: %w", err)
+			}
+			// Over 128 MiB: klauspost's frames, whose window is not
+			// the whole block.
+		}
 		var err error
 		if enc, err = zstdEncoder(clevel); err != nil {
 			return 0, err

@@ -73,3 +73,29 @@ func TestZstdDecodePaths(t *testing.T) {
 		t.Fatalf("stamps with a wrong checksum: %v", err)
 	}
 }
+
+// TestZstdLargeBlock: a block over zenc's 128 MiB (C-Blosc2 allows 512
+// MiB) still compresses at clevel 1, through klauspost's encoder, and
+// decodes. Not in -short runs: it holds 260 MB.
+func TestZstdLargeBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("260 MB of buffers; the full run checks it")
+	}
+	src := make([]byte, 128<<20+1)
+	for i := 0; i < len(src); i += 4096 {
+		src[i] = byte(i >> 12)
+	}
+	c, err := Lookup(Zstd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := make([]byte, len(src))
+	n, err := c.Compress(dst, src, 1, 0, nil)
+	if err != nil || n == 0 {
+		t.Fatalf("clevel 1, %d bytes: %d, %v", len(src), n, err)
+	}
+	out := make([]byte, len(src))
+	if m, err := c.Decompress(out, dst[:n], 0, nil); err != nil || m != len(src) || !bytes.Equal(out, src) {
+		t.Fatalf("decodes %d bytes, %v", m, err)
+	}
+}

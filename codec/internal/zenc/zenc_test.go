@@ -178,3 +178,20 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestUnsupported: levels without a strategy here and inputs over 128
+// MiB (a single-segment frame's window would pass libzstd's limit) are
+// refused with ErrUnsupported, dst untouched, for the caller's other
+// encoder.
+func TestUnsupported(t *testing.T) {
+	var e Encoder
+	dst := []byte("dst")
+	for _, c := range []struct {
+		level, n int
+	}{{0, 10}, {3, 200000}, {10, 10}, {22, 10}, {1, maxInput + 1}} {
+		out, err := e.EncodeAll(dst, make([]byte, c.n), c.level)
+		if !errors.Is(err, ErrUnsupported) || string(out) != "dst" {
+			t.Errorf("level %d, %d bytes: %q, %v", c.level, c.n, out, err)
+		}
+	}
+}
