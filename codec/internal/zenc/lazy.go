@@ -95,7 +95,9 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *chainFinder) {
 	anchor := start
 	ip, rep1, rep2 := e.searchStart(start)
 	f.skipping = false
-	gain := func(ml, offBase int) int { return ml*4 - (bits.Len32(uint32(offBase)) - 1) }
+	// libzstd's estimate of what a match is worth: its length, weighed,
+	// less its offset value's bits.
+	gain := func(ml, offBase, weight int) int { return ml*weight - (bits.Len32(uint32(offBase)) - 1) }
 	for ip < ilimit {
 		ml, offBase := 0, 1 // offBase: 1 the last offset, else offset+3
 		st := ip + 1
@@ -115,23 +117,18 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *chainFinder) {
 			// A better match one or two positions on?
 			for d := 1; d <= depth && ip < ilimit; {
 				ip++
+				repWeight, bonus := 3, 4
+				if d == 2 {
+					repWeight, bonus = 4, 7
+				}
 				if rep1 > 0 && le.Load32(src, ip) == le.Load32(src, ip-int(rep1)) {
 					mlRep := matchLen(src, ip+4-int(rep1), ip+4, end) + 4
-					g1 := ml*3 - (bits.Len32(uint32(offBase)) - 1) + 1
-					g2 := mlRep * 3
-					if d == 2 {
-						g1, g2 = ml*4-(bits.Len32(uint32(offBase))-1)+1, mlRep*4
-					}
-					if g2 > g1 {
+					if mlRep*repWeight > gain(ml, offBase, repWeight)+1 {
 						ml, offBase, st = mlRep, 1, ip
 					}
 				}
 				ml2, off := f.best(src, ip, end)
-				bonus := 4
-				if d == 2 {
-					bonus = 7
-				}
-				if ml2 >= 4 && gain(ml2, off+3) > gain(ml, offBase)+bonus {
+				if ml2 >= 4 && gain(ml2, off+3, 4) > gain(ml, offBase, 4)+bonus {
 					ml, offBase, st = ml2, off+3, ip
 					d = 1 // a better match: look on from it
 					continue
@@ -148,11 +145,8 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *chainFinder) {
 				rep2, rep1 = rep1, uint32(off)
 			}
 		}
-		off := rep1
-		if offBase > 3 {
-			off = uint32(offBase - 3)
-		}
-		e.store(src[anchor:st], off, uint32(ml))
+		// The match's offset is now the last one, new or repeated.
+		e.store(src[anchor:st], rep1, uint32(ml))
 		ip = st + ml
 		anchor = ip
 		f.skipping = false
