@@ -24,18 +24,20 @@ const zdecMinRatio = 16
 
 var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
-// zstd levels up to zencMaxLevel (C-Blosc2's clevel 1, python-blosc2's
-// default) are compressed by zenc: its frames are the size of libzstd's,
-// where klauspost's are 3-8% larger on C-Blosc2's blocks (shuffled
-// floats, float64 values), at 0.65-0.7 of libzstd 1.5.6's speed (one
-// core; C-Blosc2's stream is still slower, building its super-chunk).
-// zenc's greedy, lazy and lazy2 (levels 5-9, clevels
-// 3-5) write libzstd's sizes too, where klauspost's are up to 1.5 times
-// larger (shuffled timestamps), but in Go they run at 0.6-0.8 of
-// libzstd's speed and well below klauspost's levels, which the
-// automatic tiers need; they wait for that speed. The other levels, and
-// dictionaries, stay with klauspost.
-const zencMaxLevel = 1
+// zstd levels up to zencMaxLevel (C-Blosc2's clevels 1 and 2; clevel 1
+// is python-blosc2's default) are compressed by zenc: its frames are the
+// size of libzstd's, where klauspost's are 3-8% larger on C-Blosc2's
+// blocks (shuffled floats, float64 values), at 0.65-0.7 of libzstd
+// 1.5.6's speed (one core; C-Blosc2's stream is still slower, building
+// its super-chunk). At level 3 (libzstd's dfast) zenc runs at 0.73-1.07
+// of klauspost's SpeedDefault on C-Blosc2's blocks, 1-4% smaller.
+// zenc's greedy, lazy and lazy2 (levels 5-9, clevels 3-5) write
+// libzstd's sizes too, where klauspost's are up to 1.5 times larger
+// (shuffled timestamps), but in Go they run at 0.6-0.8 of libzstd's
+// speed and well below klauspost's levels, which the automatic tiers
+// need; they wait for that speed. The other levels, and dictionaries,
+// stay with klauspost.
+const zencMaxLevel = 3
 
 var zencPool = sync.Pool{New: func() any { return new(zenc.Encoder) }}
 

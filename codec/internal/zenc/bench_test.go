@@ -1,6 +1,7 @@
 package zenc
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -47,43 +48,50 @@ func shuffleBytes(src []byte, ts int) []byte {
 	return dst
 }
 
-// BenchmarkEncode compares this package's level 1 with klauspost's
-// SpeedFastest (what the codec used for clevel 1), frame by frame.
+// BenchmarkEncode compares this package's levels with the klauspost
+// encoder level the codec used for them before, frame by frame:
+// name/zstd-level/encoder.
 func BenchmarkEncode(b *testing.B) {
+	peers := []struct {
+		level int
+		speed zstd.EncoderLevel
+	}{{1, zstd.SpeedFastest}, {3, zstd.SpeedDefault}, {5, zstd.SpeedDefault}, {7, zstd.SpeedBetterCompression}, {9, zstd.SpeedBetterCompression}}
 	for name, blocks := range benchInputs(b) {
 		size := 0
 		for _, blk := range blocks {
 			size += len(blk)
 		}
 		dst := make([]byte, 0, 256<<10)
-		b.Run(name+"/zenc", func(b *testing.B) {
-			var e Encoder
-			b.SetBytes(int64(size))
-			out := 0
-			for b.Loop() {
-				out = 0
-				for _, blk := range blocks {
-					f, err := e.EncodeAll(dst[:0], blk, 1)
-					if err != nil {
-						b.Fatal(err)
+		for _, peer := range peers {
+			b.Run(fmt.Sprintf("%s/%d/zenc", name, peer.level), func(b *testing.B) {
+				var e Encoder
+				b.SetBytes(int64(size))
+				out := 0
+				for b.Loop() {
+					out = 0
+					for _, blk := range blocks {
+						f, err := e.EncodeAll(dst[:0], blk, peer.level)
+						if err != nil {
+							b.Fatal(err)
+						}
+						out += len(f)
 					}
-					out += len(f)
 				}
-			}
-			b.ReportMetric(float64(size)/float64(out), "ratio")
-		})
-		b.Run(name+"/klauspost", func(b *testing.B) {
-			enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithAllLitEntropyCompression(true),
-				zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1), zstd.WithZeroFrames(true))
-			b.SetBytes(int64(size))
-			out := 0
-			for b.Loop() {
-				out = 0
-				for _, blk := range blocks {
-					out += len(enc.EncodeAll(blk, dst[:0]))
+				b.ReportMetric(float64(size)/float64(out), "ratio")
+			})
+			b.Run(fmt.Sprintf("%s/%d/klauspost", name, peer.level), func(b *testing.B) {
+				enc, _ := zstd.NewWriter(nil, zstd.WithEncoderLevel(peer.speed), zstd.WithAllLitEntropyCompression(true),
+					zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1), zstd.WithZeroFrames(true))
+				b.SetBytes(int64(size))
+				out := 0
+				for b.Loop() {
+					out = 0
+					for _, blk := range blocks {
+						out += len(enc.EncodeAll(blk, dst[:0]))
+					}
 				}
-			}
-			b.ReportMetric(float64(size)/float64(out), "ratio")
-		})
+				b.ReportMetric(float64(size)/float64(out), "ratio")
+			})
+		}
 	}
 }

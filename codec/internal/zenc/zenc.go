@@ -2,9 +2,9 @@
 // levels do, where klauspost/compress's encoder writes larger ones:
 // C-Blosc2 compresses each block with libzstd, and our chunks should be
 // as small as C's at the same clevel. It holds ports of the match
-// finders of libzstd's fast, greedy, lazy and lazy2 strategies (levels
-// 1-9 at Blosc's block sizes, but level 3's dfast and the bt* ones) and
-// one entropy stage for all of them (klauspost's huff0 for literals,
+// finders of libzstd's fast, dfast, greedy, lazy and lazy2 strategies
+// (levels 1-9 at Blosc's block sizes, but level 9 on inputs up to 16 KiB,
+// btlazy2) and one entropy stage for all of them (klauspost's huff0 for literals,
 // our FSE for sequences). Frames are single-segment, with their content
 // size and no checksum, as C-Blosc2 writes them. Which levels the zstd
 // codec routes here is the codec's decision (codec/zstd.go).
@@ -127,7 +127,7 @@ func paramsFor(level, n int) (params, bool) {
 	}
 	p.windowLog = max(p.windowLog, 10)
 	switch p.strategy {
-	case stratFast, stratGreedy, stratLazy, stratLazy2:
+	case stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2:
 		return p, true
 	}
 	return p, false
@@ -135,8 +135,8 @@ func paramsFor(level, n int) (params, bool) {
 
 // EncodeAll appends to dst one frame holding src, compressed at zstd
 // level level, and returns it. It returns ErrUnsupported for the levels
-// whose strategy at src's size it does not implement (libzstd's dfast,
-// btlazy2 and stronger), and for inputs over 128 MiB.
+// whose strategy at src's size it does not implement (libzstd's btlazy2
+// and stronger), and for inputs over 128 MiB.
 func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	p, ok := paramsFor(level, len(src))
 	if !ok || len(src) > maxInput {
@@ -148,7 +148,10 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	}
 	e.hash = resetTable(e.hash, 1<<p.hashLog)
 	if p.strategy != stratFast {
+		// dfast's table of short hashes, or the hash chain.
 		e.chain = resetTable(e.chain, 1<<p.chainLog)
+	}
+	if p.strategy >= stratGreedy {
 		e.finder = chainFinder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
 			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog}
 	}
@@ -210,9 +213,12 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 	}
 	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 	reps := e.reps
-	if p.strategy == stratFast {
+	switch p.strategy {
+	case stratFast:
 		e.fast(src, start, end, p)
-	} else {
+	case stratDFast:
+		e.dfast(src, start, end, p)
+	default:
 		e.lazy(src, start, end, p, &e.finder)
 	}
 	at := len(dst)
