@@ -153,7 +153,7 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	}
 	if p.strategy >= stratGreedy {
 		e.finder = chainFinder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
-			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog}
+			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14}
 	}
 	e.reps = [3]uint32{1, 4, 8}
 	e.litGainLog = 6
