@@ -195,7 +195,8 @@ func (a *Auto) base(filters [MaxFilters]Filter, ts int) CParams {
 		p.Codec, p.CodecMeta = tp.codec, 0
 	}
 	if a.Fixed&FixLevel == 0 {
-		p.Level = tp.level
+		// The tiers are measured against klauspost's encoder levels.
+		p.Level, p.FastZstd = tp.level, true
 	}
 	if a.Fixed&FixFilters == 0 {
 		p.Filters = filters

@@ -245,6 +245,43 @@ func TestAutoFixed(t *testing.T) {
 	}
 }
 
+// TestAutoFastZstd: where the automatic mode chooses the level, it
+// compresses zstd with klauspost's encoder levels (FastZstd): the Go
+// peers its tiers are measured against. A level the user fixes is
+// C-Blosc2's, in libzstd's sizes. FastZstd changes the bytes of clevels
+// 3-5 only, and the chunks decode either way.
+func TestAutoFastZstd(t *testing.T) {
+	src := synthStamps(1 << 16)
+	for _, tier := range []Tier{TierFastest, TierDefault, TierBetter, TierBest} {
+		a := DefaultAuto(tier)
+		if p, err := ChooseCParams(src, &a); err != nil || !p.FastZstd {
+			t.Errorf("%s: FastZstd %v, %v", tier, p.FastZstd, err)
+		}
+		a.Fixed, a.Base.Codec, a.Base.Level = FixLevel, Zstd, 4
+		if p, err := ChooseCParams(src, &a); err != nil || p.FastZstd || p.Level != 4 {
+			t.Errorf("%s, clevel 4 fixed: FastZstd %v at clevel %d, %v", tier, p.FastZstd, p.Level, err)
+		}
+	}
+	p := CParams{Codec: Zstd, TypeSize: 8, Filters: Pipeline(Filter{ID: Shuffle})}
+	for level := 1; level <= 9; level++ {
+		var chunks [2][]byte
+		for i, fast := range []bool{false, true} {
+			p.Level, p.FastZstd = level, fast
+			c, err := Compress(nil, src, &p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back, err := Decompress(nil, c, nil); err != nil || !bytes.Equal(back, src) {
+				t.Fatalf("clevel %d, FastZstd %v: %v", level, fast, err)
+			}
+			chunks[i] = c
+		}
+		if same := bytes.Equal(chunks[0], chunks[1]); same != (level < 3 || level > 5) {
+			t.Errorf("clevel %d: FastZstd's chunk is the same: %v (%d and %d bytes)", level, same, len(chunks[0]), len(chunks[1]))
+		}
+	}
+}
+
 // TestTierFromLevel: -1 … -9 map onto the tiers as the README says.
 func TestTierFromLevel(t *testing.T) {
 	want := []Tier{TierFastest, TierFastest, TierFastest, TierDefault, TierDefault, TierDefault, TierBetter, TierBetter, TierBest, TierBest}

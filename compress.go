@@ -161,14 +161,14 @@ func newEncoder(p *CParams, src []byte) *encoder {
 	if e.blosc1 {
 		bs = blosc1BlockSize(p, nbytes)
 		e.split = blosc1Split(p, e.typesize, bs)
-		e.codec, _ = codec.LookupBlosc1(p.Codec, e.split)
+		e.codec = lookupEncoder(p, e.split)
 		e.hl = MinHeaderLen
 	} else {
 		bs = autoBlockSize(p, nbytes)
 		// Splitting blocks shorter than the element would make empty
 		// streams (a C-Blosc2 defect): never do it.
 		e.split = splitBlock(p, e.typesize, bs) && bs >= e.typesize
-		e.codec, _ = codec.Lookup(p.Codec)
+		e.codec = lookupEncoder(p, false)
 		e.hl = ExtendedHeaderLen
 	}
 	e.nblocks = nbytes / bs
@@ -191,6 +191,23 @@ func newEncoder(p *CParams, src []byte) *encoder {
 		e.h.Version = VersionBlosc1
 	}
 	return e
+}
+
+// lookupEncoder returns the codec a chunk of p compresses with: the
+// registered one ([codec.LookupBlosc1]'s for a Blosc1 chunk whose blocks
+// are split or not), or under FastZstd the Zstd of [codec.LookupFast].
+// An unknown codec is nil (validate refused it).
+func lookupEncoder(p *CParams, split bool) codec.Codec {
+	var c codec.Codec
+	switch {
+	case p.FastZstd && p.Codec == Zstd:
+		c, _ = codec.LookupFast(p.Codec)
+	case p.Format == ChunkBlosc1:
+		c, _ = codec.LookupBlosc1(p.Codec, split)
+	default:
+		c, _ = codec.Lookup(p.Codec)
+	}
+	return c
 }
 
 // blockLen is the length of block j.

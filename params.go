@@ -131,6 +131,15 @@ type CParams struct {
 	SplitMode SplitMode
 	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
 	UseDict bool
+	// FastZstd compresses Zstd at clevels 3-5 with klauspost/compress's
+	// encoder levels instead of our port of libzstd's (see
+	// [codec.LookupFast]): 1.6-3 times as fast in Go, chunks up to 1.5
+	// times C-Blosc2's size at the same clevel (shuffled timestamps; 3-8%
+	// on text and floats). The automatic mode sets it where it chooses
+	// the level: its tiers are measured against klauspost's. Other
+	// clevels and codecs ignore it, and C-Blosc2 reads the chunks either
+	// way.
+	FastZstd bool
 	// Concurrency is the number of goroutines compressing the blocks of one
 	// chunk (C-Blosc2's nthreads, which frame headers record); ≤ 1
 	// compresses in the calling goroutine. The output does not depend on

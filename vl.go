@@ -32,7 +32,7 @@ func CompressVL(dst []byte, blocks [][]byte, p *CParams) ([]byte, error) {
 		}
 	}
 	typesize := headerTypeSize(q.TypeSize)
-	c, _ := codec.Lookup(q.Codec)
+	c := lookupEncoder(&q, false)
 	h := Header{
 		Version:   VersionVLBlocks,
 		VersionLZ: 1,

@@ -24,27 +24,34 @@ const zdecMinRatio = 16
 
 var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
-// zstd levels up to zencMaxLevel (C-Blosc2's clevels 1 and 2; clevel 1
-// is python-blosc2's default) are compressed by zenc: its frames are the
-// size of libzstd's, where klauspost's are 3-8% larger on C-Blosc2's
-// blocks (shuffled floats, float64 values), at 0.65-0.7 of libzstd
-// 1.5.6's speed (one core; C-Blosc2's stream is still slower, building
-// its super-chunk). At level 3 (libzstd's dfast) zenc runs at 0.73-1.07
-// of klauspost's SpeedDefault on C-Blosc2's blocks, 1-4% smaller.
-// zenc's greedy, lazy and lazy2 (levels 5-9, clevels 3-5) write
-// libzstd's sizes too, where klauspost's are up to 1.5 times larger
-// (shuffled timestamps), but in Go they run at 0.6-0.8 of libzstd's
-// speed and well below klauspost's levels, which the automatic tiers
-// need; they wait for that speed. The other levels, and dictionaries,
-// stay with klauspost.
-const zencMaxLevel = 3
+// zstd levels up to zencMaxLevel (C-Blosc2's clevels 1-5; clevel 1 is
+// python-blosc2's default) are compressed by zenc, whose frames are the
+// size of libzstd's: klauspost's are 3-8% larger on C-Blosc2's blocks
+// of shuffled floats and float64 values, 5% on logs, 1.5 times on
+// shuffled timestamps at clevel 5. One core, on C-Blosc2's blocks, zenc
+// runs at 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and
+// 0.7-1.1 at levels 5-9; C-Blosc2's stream is slower than its codec,
+// building its super-chunk.
+//
+// At levels 1 and 3 zenc is also about as fast as klauspost's
+// SpeedFastest and SpeedDefault (0.5-1.1), but at levels 5-9
+// klauspost's levels are 1.6-3 times as fast: the Go peers the
+// automatic mode's tiers are measured against. The codec of LookupFast
+// (the root package's CParams.FastZstd, which the automatic mode sets)
+// keeps zenc to levels up to zencFastMaxLevel. Levels over 9, and
+// dictionaries, stay with klauspost.
+const (
+	zencMaxLevel     = 9
+	zencFastMaxLevel = 3
+)
 
 var zencPool = sync.Pool{New: func() any { return new(zenc.Encoder) }}
 
 // zstdCodec is Zstandard (id 5): one zstd frame per Blosc stream, without
 // checksum. C-Blosc2 maps clevel c to zstd level 2c-1 (22 for clevel 9);
 // klauspost/compress has four encoder levels, chosen from that zstd level.
-type zstdCodec struct{}
+// fast keeps zenc to levels up to zencFastMaxLevel (LookupFast).
+type zstdCodec struct{ fast bool }
 
 // zstdLevel is C-Blosc2's clevel → zstd level mapping (blosc/blosc2.c, zstd_wrap_compress).
 func zstdLevel(clevel int) int {
@@ -155,7 +162,7 @@ func zstdForDict(d []byte, clevel int) *zstdDict {
 	return e
 }
 
-func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, error) {
+func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, error) {
 	var enc *zstd.Encoder
 	if len(d) > 0 {
 		e := zstdForDict(d, clevel)
@@ -164,7 +171,7 @@ func (zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int, 
 		}
 		enc = e.enc
 	} else {
-		if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel {
+		if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel && (!c.fast || level <= zencFastMaxLevel) {
 			ze := zencPool.Get().(*zenc.Encoder)
 			out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
 			zencPool.Put(ze)

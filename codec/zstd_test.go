@@ -6,6 +6,7 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/blosc2go/blosc2/codec/internal/zenc"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -97,5 +98,52 @@ func TestZstdLargeBlock(t *testing.T) {
 	out := make([]byte, len(src))
 	if m, err := c.Decompress(out, dst[:n], 0, nil); err != nil || m != len(src) || !bytes.Equal(out, src) {
 		t.Fatalf("decodes %d bytes, %v", m, err)
+	}
+}
+
+// TestZstdEncoders: Lookup's Zstd compresses clevels 1-5 with zenc, the
+// port of libzstd's levels 1-9 (its bytes), and 6-9 with klauspost's
+// encoder; LookupFast's compresses clevels 1-2 with zenc too, and 3-5
+// with klauspost's levels, whose frames of shuffled timestamps are
+// larger. Every frame decodes. For the other ids LookupFast is Lookup.
+func TestZstdEncoders(t *testing.T) {
+	c, _ := Lookup(Zstd)
+	fast, _ := LookupFast(Zstd)
+	in := shuffledStamps(20000)
+	compress := func(c Codec, clevel int) []byte {
+		out := make([]byte, len(in))
+		n, err := c.Compress(out, in, clevel, 0, nil)
+		if err != nil || n == 0 {
+			t.Fatalf("clevel %d: %d, %v", clevel, n, err)
+		}
+		back := make([]byte, len(in))
+		if m, err := c.Decompress(back, out[:n], 0, nil); err != nil || m != len(in) || !bytes.Equal(back, in) {
+			t.Fatalf("clevel %d: decodes %d bytes, %v", clevel, m, err)
+		}
+		return out[:n]
+	}
+	var ze zenc.Encoder
+	for clevel := 1; clevel <= 9; clevel++ {
+		got, gotFast := compress(c, clevel), compress(fast, clevel)
+		want, err := ze.EncodeAll(nil, in, zstdLevel(clevel))
+		switch {
+		case clevel <= 5 && (err != nil || !bytes.Equal(got, want)):
+			t.Errorf("clevel %d: Lookup's frame (%d bytes) is not zenc's (%d, %v)", clevel, len(got), len(want), err)
+		case clevel > 5 && !errors.Is(err, zenc.ErrUnsupported):
+			t.Errorf("clevel %d: zenc has no strategy for zstd level %d, yet %v", clevel, zstdLevel(clevel), err)
+		case clevel <= 2 && !bytes.Equal(gotFast, got):
+			t.Errorf("clevel %d: LookupFast's frame (%d bytes) is not zenc's (%d)", clevel, len(gotFast), len(got))
+		case clevel >= 3 && clevel <= 5 && len(gotFast) <= len(got):
+			t.Errorf("clevel %d: LookupFast's frame (%d bytes) is not klauspost's, larger than zenc's (%d)", clevel, len(gotFast), len(got))
+		case clevel > 5 && !bytes.Equal(gotFast, got):
+			t.Errorf("clevel %d: the two differ (%d and %d bytes); both are klauspost's", clevel, len(gotFast), len(got))
+		}
+	}
+	for _, id := range []ID{BloscLZ, LZ4, LZ4HC, Zlib, Snappy} {
+		a, _ := Lookup(id)
+		b, err := LookupFast(id)
+		if err != nil || a != b {
+			t.Errorf("LookupFast(%s) is not Lookup's: %v", Name(id), err)
+		}
 	}
 }
