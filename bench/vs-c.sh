@@ -19,7 +19,9 @@
 # cell is the median over ROUNDS rounds (default 3) of the ratio of the best of REPS (default 5)
 # repetitions, Go and C alternated within each round. Sizes: the files as they are, and each
 # repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
-# ONLY=REGEX measures only the rows it matches (e.g. ONLY=' lz4 ').
+# ONLY=REGEX measures only the rows it matches (e.g. ONLY=' lz4 '). GRID=1 measures instead zstd at
+# every clevel 1-9 on the four inputs as they are (ERA shuffle/4, timestamps shuffle/8, values
+# bitshuffle/8, logs unfiltered): the whole grid of issue 18's first point.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data}
@@ -76,6 +78,31 @@ print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd
 ' "$n" "$go" "$c"
 }
 
+# median_cells reads lines of "comp decodeall reader size" ratios and prints their medians.
+median_cells() {
+  python3 -c '
+import statistics, sys
+rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
+c, d, r, s = (statistics.median(col) for col in zip(*rows))
+print("%.2f %.2f %.2f %.3f" % (c, d, r, s))
+'
+}
+
+if [ -n "${GRID:-}" ]; then
+  echo "| data | zstd clevel | comp | decomp: DecodeAll | decomp: Reader | size |"
+  echo "|---|---|---|---|---|---|"
+  for input in "era.f32 shuffle 4" "stamps.i64 shuffle 8" "values.f64 bitshuffle 8" "logs.txt nofilter 1"; do
+    set -- $input
+    for clevel in 1 2 3 4 5 6 7 8 9; do
+      out=""
+      for _ in $(seq "$rounds"); do out+="$(measure "$tmp/$1" zstd "$clevel" "$2" "$3")"$'\n'; done
+      read -r c d r s <<<"$(median_cells <<<"$out")"
+      echo "| $1 $2/$3 | $clevel | $c | $d | $r | $s |"
+    done
+  done
+  exit 0
+fi
+
 echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size |"
 echo "|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
@@ -85,12 +112,7 @@ for row in "${rows[@]}"; do
   for f in "$tmp/$1" "$tmp/big.$1"; do
     out=""
     for _ in $(seq "$rounds"); do out+="$(measure "$f" "$2" "$3" "$4" "$5")"$'\n'; done
-    cells+=("$(python3 -c '
-import statistics, sys
-rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
-c, d, r, s = (statistics.median(col) for col in zip(*rows))
-print("%.2f %.2f %.2f %.3f" % (c, d, r, s))
-' <<<"$out")")
+    cells+=("$(median_cells <<<"$out")")
   done
   read -r c1 d1 r1 s1 <<<"${cells[0]}"
   read -r c2 d2 r2 s2 <<<"${cells[1]}"

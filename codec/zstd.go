@@ -24,26 +24,24 @@ const zdecMinRatio = 16
 
 var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
-// zstd levels up to zencMaxLevel (C-Blosc2's clevels 1-5; clevel 1 is
-// python-blosc2's default) are compressed by zenc, whose frames are the
-// size of libzstd's: klauspost's are 3-8% larger on C-Blosc2's blocks
-// of shuffled floats and float64 values, 5% on logs, 1.5 times on
-// shuffled timestamps at clevel 5. One core, on C-Blosc2's blocks, zenc
-// runs at 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and
-// 0.7-1.1 at levels 5-9; C-Blosc2's stream is slower than its codec,
-// building its super-chunk.
+// zstd is compressed by zenc where it has libzstd's strategy for the
+// level at the block's size (fast, dfast, greedy, lazy, lazy2: C-Blosc2's
+// clevels 1-5, and 6 on blocks over 256 KiB), whose frames are the size
+// of libzstd's: klauspost's are 3-8% larger on C-Blosc2's blocks of
+// shuffled floats and float64 values, 5% on logs, 1.5 times on shuffled
+// timestamps at clevel 5. One core, on C-Blosc2's blocks, zenc runs at
+// 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and 0.6-1.1 at
+// levels 5-11; C-Blosc2's stream is slower than its codec, building its
+// super-chunk. The other levels (the bt* strategies) and dictionaries
+// stay with klauspost.
 //
 // At levels 1 and 3 zenc is also about as fast as klauspost's
 // SpeedFastest and SpeedDefault (0.5-1.1), but at levels 5-9
 // klauspost's levels are 1.6-3 times as fast: the Go peers the
 // automatic mode's tiers are measured against. The codec of LookupFast
 // (the root package's CParams.FastZstd, which the automatic mode sets)
-// keeps zenc to levels up to zencFastMaxLevel. Levels over 9, and
-// dictionaries, stay with klauspost.
-const (
-	zencMaxLevel     = 9
-	zencFastMaxLevel = 3
-)
+// keeps zenc to levels up to zencFastMaxLevel.
+const zencFastMaxLevel = 3
 
 var zencPool = sync.Pool{New: func() any { return new(zenc.Encoder) }}
 
@@ -171,7 +169,7 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 		}
 		enc = e.enc
 	} else {
-		if level := zstdLevel(min(max(clevel, 1), 9)); level <= zencMaxLevel && (!c.fast || level <= zencFastMaxLevel) {
+		if level := zstdLevel(min(max(clevel, 1), 9)); !c.fast || level <= zencFastMaxLevel {
 			ze := zencPool.Get().(*zenc.Encoder)
 			out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
 			zencPool.Put(ze)
@@ -183,8 +181,8 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			case !errors.Is(err, zenc.ErrUnsupported):
 				return 0, fmt.Errorf("zstd: %w", err)
 			}
-			// Over 128 MiB: klauspost's frames, whose window is not
-			// the whole block.
+			// A bt* strategy, or over 128 MiB: klauspost's frames
+			// (whose window is then not the whole block).
 		}
 		var err error
 		if enc, err = zstdEncoder(clevel); err != nil {

@@ -101,42 +101,55 @@ func TestZstdLargeBlock(t *testing.T) {
 	}
 }
 
-// TestZstdEncoders: Lookup's Zstd compresses clevels 1-5 with zenc, the
-// port of libzstd's levels 1-9 (its bytes), and 6-9 with klauspost's
-// encoder; LookupFast's compresses clevels 1-2 with zenc too, and 3-5
-// with klauspost's levels, whose frames of shuffled timestamps are
-// larger. Every frame decodes. For the other ids LookupFast is Lookup.
+// TestZstdEncoders: Lookup's Zstd compresses with zenc (libzstd's
+// bytes) wherever zenc has the strategy of the clevel's zstd level at
+// the block's size, and else with klauspost's encoder; LookupFast's
+// compresses clevels 1-2 with zenc too, and 3-6 with klauspost's levels,
+// whose frames of shuffled timestamps are larger. Every frame decodes.
+// For the other ids LookupFast is Lookup.
 func TestZstdEncoders(t *testing.T) {
 	c, _ := Lookup(Zstd)
 	fast, _ := LookupFast(Zstd)
-	in := shuffledStamps(20000)
-	compress := func(c Codec, clevel int) []byte {
-		out := make([]byte, len(in))
-		n, err := c.Compress(out, in, clevel, 0, nil)
-		if err != nil || n == 0 {
-			t.Fatalf("clevel %d: %d, %v", clevel, n, err)
-		}
-		back := make([]byte, len(in))
-		if m, err := c.Decompress(back, out[:n], 0, nil); err != nil || m != len(in) || !bytes.Equal(back, in) {
-			t.Fatalf("clevel %d: decodes %d bytes, %v", clevel, m, err)
-		}
-		return out[:n]
-	}
 	var ze zenc.Encoder
+	zencLevels := map[int]bool{}
+	// 160 and 320 KB: libzstd's level 11 (clevel 6) is btlazy2 up to
+	// 256 KiB, lazy2 above.
+	for _, in := range [][]byte{shuffledStamps(20000), shuffledStamps(40000)} {
+		compress := func(c Codec, clevel int) []byte {
+			out := make([]byte, len(in))
+			n, err := c.Compress(out, in, clevel, 0, nil)
+			if err != nil || n == 0 {
+				t.Fatalf("%d bytes, clevel %d: %d, %v", len(in), clevel, n, err)
+			}
+			back := make([]byte, len(in))
+			if m, err := c.Decompress(back, out[:n], 0, nil); err != nil || m != len(in) || !bytes.Equal(back, in) {
+				t.Fatalf("%d bytes, clevel %d: decodes %d bytes, %v", len(in), clevel, m, err)
+			}
+			return out[:n]
+		}
+		for clevel := 1; clevel <= 9; clevel++ {
+			got, gotFast := compress(c, clevel), compress(fast, clevel)
+			want, err := ze.EncodeAll(nil, in, zstdLevel(clevel))
+			if err == nil {
+				zencLevels[clevel] = true
+			}
+			switch {
+			case err == nil && !bytes.Equal(got, want):
+				t.Errorf("%d bytes, clevel %d: Lookup's frame (%d bytes) is not zenc's (%d)", len(in), clevel, len(got), len(want))
+			case err != nil && !errors.Is(err, zenc.ErrUnsupported):
+				t.Fatal(err)
+			case err != nil && !bytes.Equal(gotFast, got):
+				t.Errorf("%d bytes, clevel %d: the two differ (%d and %d bytes); both are klauspost's", len(in), clevel, len(gotFast), len(got))
+			case clevel <= 2 && !bytes.Equal(gotFast, got):
+				t.Errorf("%d bytes, clevel %d: LookupFast's frame (%d bytes) is not zenc's (%d)", len(in), clevel, len(gotFast), len(got))
+			case clevel >= 3 && clevel <= 5 && len(gotFast) <= len(got):
+				t.Errorf("%d bytes, clevel %d: LookupFast's frame (%d bytes) is not klauspost's, larger than zenc's (%d)", len(in), clevel, len(gotFast), len(got))
+			}
+		}
+	}
 	for clevel := 1; clevel <= 9; clevel++ {
-		got, gotFast := compress(c, clevel), compress(fast, clevel)
-		want, err := ze.EncodeAll(nil, in, zstdLevel(clevel))
-		switch {
-		case clevel <= 5 && (err != nil || !bytes.Equal(got, want)):
-			t.Errorf("clevel %d: Lookup's frame (%d bytes) is not zenc's (%d, %v)", clevel, len(got), len(want), err)
-		case clevel > 5 && !errors.Is(err, zenc.ErrUnsupported):
-			t.Errorf("clevel %d: zenc has no strategy for zstd level %d, yet %v", clevel, zstdLevel(clevel), err)
-		case clevel <= 2 && !bytes.Equal(gotFast, got):
-			t.Errorf("clevel %d: LookupFast's frame (%d bytes) is not zenc's (%d)", clevel, len(gotFast), len(got))
-		case clevel >= 3 && clevel <= 5 && len(gotFast) <= len(got):
-			t.Errorf("clevel %d: LookupFast's frame (%d bytes) is not klauspost's, larger than zenc's (%d)", clevel, len(gotFast), len(got))
-		case clevel > 5 && !bytes.Equal(gotFast, got):
-			t.Errorf("clevel %d: the two differ (%d and %d bytes); both are klauspost's", clevel, len(gotFast), len(got))
+		if zencLevels[clevel] != (clevel <= 6) {
+			t.Errorf("clevel %d: zenc's %v", clevel, zencLevels[clevel])
 		}
 	}
 	for _, id := range []ID{BloscLZ, LZ4, LZ4HC, Zlib, Snappy} {

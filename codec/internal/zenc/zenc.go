@@ -3,9 +3,9 @@
 // C-Blosc2 compresses each block with libzstd, and our chunks should be
 // as small as C's at the same clevel. It holds ports of the match
 // finders of libzstd's fast, dfast, greedy, lazy and lazy2 strategies
-// (levels 1-9 at Blosc's block sizes, but level 9 on inputs up to 16 KiB,
-// btlazy2) and one entropy stage for all of them (klauspost's huff0 for literals,
-// our FSE for sequences). Frames are single-segment, with their content
+// (levels 1-9, and 10-12 on inputs over 256 KiB: C-Blosc2's clevels
+// 1-5, and 6 on its blocks of 512 KiB) and one entropy stage for all of
+// them (klauspost's huff0 for literals, our FSE for sequences). Frames are single-segment, with their content
 // size and no checksum, as C-Blosc2 writes them. Which levels the zstd
 // codec routes here is the codec's decision (codec/zstd.go).
 package zenc
@@ -65,7 +65,11 @@ const (
 	stratGreedy
 	stratLazy
 	stratLazy2
-	stratBtLazy2 // and stronger: not implemented
+	// Not implemented:
+	stratBtLazy2
+	stratBtOpt
+	stratBtUltra
+	stratBtUltra2
 )
 
 // params are libzstd's ZSTD_compressionParameters: window, chain, hash
@@ -76,21 +80,109 @@ type params struct {
 	strategy                                          uint8
 }
 
-// levelParams are libzstd 1.5.6's levels 1-9 (lib/compress/clevels.h),
+// levelParams are libzstd 1.5.6's levels 1-22 (lib/compress/clevels.h),
 // for inputs of more than 256 KiB, at most 256 KiB, 128 KiB and 16 KiB.
-var levelParams = [4][10]params{
-	{{}, {19, 13, 14, 1, 7, 0, stratFast}, {20, 15, 16, 1, 6, 0, stratFast}, {21, 16, 17, 1, 5, 0, stratDFast},
-		{21, 18, 18, 1, 5, 0, stratDFast}, {21, 18, 19, 3, 5, 2, stratGreedy}, {21, 18, 19, 3, 5, 4, stratLazy},
-		{21, 19, 20, 4, 5, 8, stratLazy}, {21, 19, 20, 4, 5, 16, stratLazy2}, {22, 20, 21, 4, 5, 16, stratLazy2}},
-	{{}, {18, 13, 14, 1, 6, 0, stratFast}, {18, 14, 14, 1, 5, 0, stratDFast}, {18, 16, 16, 1, 4, 0, stratDFast},
-		{18, 16, 17, 3, 5, 2, stratGreedy}, {18, 17, 18, 5, 5, 2, stratGreedy}, {18, 18, 19, 3, 5, 4, stratLazy},
-		{18, 18, 19, 4, 4, 4, stratLazy}, {18, 18, 19, 4, 4, 8, stratLazy2}, {18, 18, 19, 5, 4, 8, stratLazy2}},
-	{{}, {17, 12, 13, 1, 6, 0, stratFast}, {17, 13, 15, 1, 5, 0, stratFast}, {17, 15, 16, 2, 5, 0, stratDFast},
-		{17, 17, 17, 2, 4, 0, stratDFast}, {17, 16, 17, 3, 4, 2, stratGreedy}, {17, 16, 17, 3, 4, 4, stratLazy},
-		{17, 16, 17, 3, 4, 8, stratLazy2}, {17, 16, 17, 4, 4, 8, stratLazy2}, {17, 16, 17, 5, 4, 8, stratLazy2}},
-	{{}, {14, 14, 15, 1, 5, 0, stratFast}, {14, 14, 15, 1, 4, 0, stratFast}, {14, 14, 15, 2, 4, 0, stratDFast},
-		{14, 14, 14, 4, 4, 2, stratGreedy}, {14, 14, 14, 3, 4, 4, stratLazy}, {14, 14, 14, 4, 4, 8, stratLazy2},
-		{14, 14, 14, 6, 4, 8, stratLazy2}, {14, 14, 14, 8, 4, 8, stratLazy2}, {14, 15, 14, 5, 4, 8, stratBtLazy2}},
+var levelParams = [4][23]params{
+	{ // inputs of more than 256 KiB
+		{},
+		{19, 13, 14, 1, 7, 0, stratFast},       // 1
+		{20, 15, 16, 1, 6, 0, stratFast},       // 2
+		{21, 16, 17, 1, 5, 0, stratDFast},      // 3
+		{21, 18, 18, 1, 5, 0, stratDFast},      // 4
+		{21, 18, 19, 3, 5, 2, stratGreedy},     // 5
+		{21, 18, 19, 3, 5, 4, stratLazy},       // 6
+		{21, 19, 20, 4, 5, 8, stratLazy},       // 7
+		{21, 19, 20, 4, 5, 16, stratLazy2},     // 8
+		{22, 20, 21, 4, 5, 16, stratLazy2},     // 9
+		{22, 21, 22, 5, 5, 16, stratLazy2},     // 10
+		{22, 21, 22, 6, 5, 16, stratLazy2},     // 11
+		{22, 22, 23, 6, 5, 32, stratLazy2},     // 12
+		{22, 22, 22, 4, 5, 32, stratBtLazy2},   // 13
+		{22, 22, 23, 5, 5, 32, stratBtLazy2},   // 14
+		{22, 23, 23, 6, 5, 32, stratBtLazy2},   // 15
+		{22, 22, 22, 5, 5, 48, stratBtOpt},     // 16
+		{23, 23, 22, 5, 4, 64, stratBtOpt},     // 17
+		{23, 23, 22, 6, 3, 64, stratBtUltra},   // 18
+		{23, 24, 22, 7, 3, 256, stratBtUltra2}, // 19
+		{25, 25, 23, 7, 3, 256, stratBtUltra2}, // 20
+		{26, 26, 24, 7, 3, 512, stratBtUltra2}, // 21
+		{27, 27, 25, 9, 3, 999, stratBtUltra2}, // 22
+	},
+	{ // inputs of at most 256 KiB
+		{},
+		{18, 13, 14, 1, 6, 0, stratFast},        // 1
+		{18, 14, 14, 1, 5, 0, stratDFast},       // 2
+		{18, 16, 16, 1, 4, 0, stratDFast},       // 3
+		{18, 16, 17, 3, 5, 2, stratGreedy},      // 4
+		{18, 17, 18, 5, 5, 2, stratGreedy},      // 5
+		{18, 18, 19, 3, 5, 4, stratLazy},        // 6
+		{18, 18, 19, 4, 4, 4, stratLazy},        // 7
+		{18, 18, 19, 4, 4, 8, stratLazy2},       // 8
+		{18, 18, 19, 5, 4, 8, stratLazy2},       // 9
+		{18, 18, 19, 6, 4, 8, stratLazy2},       // 10
+		{18, 18, 19, 5, 4, 12, stratBtLazy2},    // 11
+		{18, 19, 19, 7, 4, 12, stratBtLazy2},    // 12
+		{18, 18, 19, 4, 4, 16, stratBtOpt},      // 13
+		{18, 18, 19, 4, 3, 32, stratBtOpt},      // 14
+		{18, 18, 19, 6, 3, 128, stratBtOpt},     // 15
+		{18, 19, 19, 6, 3, 128, stratBtUltra},   // 16
+		{18, 19, 19, 8, 3, 256, stratBtUltra},   // 17
+		{18, 19, 19, 6, 3, 128, stratBtUltra2},  // 18
+		{18, 19, 19, 8, 3, 256, stratBtUltra2},  // 19
+		{18, 19, 19, 10, 3, 512, stratBtUltra2}, // 20
+		{18, 19, 19, 12, 3, 512, stratBtUltra2}, // 21
+		{18, 19, 19, 13, 3, 999, stratBtUltra2}, // 22
+	},
+	{ // inputs of at most 128 KiB
+		{},
+		{17, 12, 13, 1, 6, 0, stratFast},        // 1
+		{17, 13, 15, 1, 5, 0, stratFast},        // 2
+		{17, 15, 16, 2, 5, 0, stratDFast},       // 3
+		{17, 17, 17, 2, 4, 0, stratDFast},       // 4
+		{17, 16, 17, 3, 4, 2, stratGreedy},      // 5
+		{17, 16, 17, 3, 4, 4, stratLazy},        // 6
+		{17, 16, 17, 3, 4, 8, stratLazy2},       // 7
+		{17, 16, 17, 4, 4, 8, stratLazy2},       // 8
+		{17, 16, 17, 5, 4, 8, stratLazy2},       // 9
+		{17, 16, 17, 6, 4, 8, stratLazy2},       // 10
+		{17, 17, 17, 5, 4, 8, stratBtLazy2},     // 11
+		{17, 18, 17, 7, 4, 12, stratBtLazy2},    // 12
+		{17, 18, 17, 3, 4, 12, stratBtOpt},      // 13
+		{17, 18, 17, 4, 3, 32, stratBtOpt},      // 14
+		{17, 18, 17, 6, 3, 256, stratBtOpt},     // 15
+		{17, 18, 17, 6, 3, 128, stratBtUltra},   // 16
+		{17, 18, 17, 8, 3, 256, stratBtUltra},   // 17
+		{17, 18, 17, 10, 3, 512, stratBtUltra},  // 18
+		{17, 18, 17, 5, 3, 256, stratBtUltra2},  // 19
+		{17, 18, 17, 7, 3, 512, stratBtUltra2},  // 20
+		{17, 18, 17, 9, 3, 512, stratBtUltra2},  // 21
+		{17, 18, 17, 11, 3, 999, stratBtUltra2}, // 22
+	},
+	{ // inputs of at most 16 KiB
+		{},
+		{14, 14, 15, 1, 5, 0, stratFast},        // 1
+		{14, 14, 15, 1, 4, 0, stratFast},        // 2
+		{14, 14, 15, 2, 4, 0, stratDFast},       // 3
+		{14, 14, 14, 4, 4, 2, stratGreedy},      // 4
+		{14, 14, 14, 3, 4, 4, stratLazy},        // 5
+		{14, 14, 14, 4, 4, 8, stratLazy2},       // 6
+		{14, 14, 14, 6, 4, 8, stratLazy2},       // 7
+		{14, 14, 14, 8, 4, 8, stratLazy2},       // 8
+		{14, 15, 14, 5, 4, 8, stratBtLazy2},     // 9
+		{14, 15, 14, 9, 4, 8, stratBtLazy2},     // 10
+		{14, 15, 14, 3, 4, 12, stratBtOpt},      // 11
+		{14, 15, 14, 4, 3, 24, stratBtOpt},      // 12
+		{14, 15, 14, 5, 3, 32, stratBtUltra},    // 13
+		{14, 15, 15, 6, 3, 64, stratBtUltra},    // 14
+		{14, 15, 15, 7, 3, 256, stratBtUltra},   // 15
+		{14, 15, 15, 5, 3, 48, stratBtUltra2},   // 16
+		{14, 15, 15, 6, 3, 128, stratBtUltra2},  // 17
+		{14, 15, 15, 7, 3, 256, stratBtUltra2},  // 18
+		{14, 15, 15, 8, 3, 256, stratBtUltra2},  // 19
+		{14, 15, 15, 8, 3, 512, stratBtUltra2},  // 20
+		{14, 15, 15, 9, 3, 512, stratBtUltra2},  // 21
+		{14, 15, 15, 10, 3, 999, stratBtUltra2}, // 22
+	},
 }
 
 // paramsFor returns libzstd's parameters for level and an input of n
