@@ -5,9 +5,10 @@
 // finders of libzstd's fast, dfast, greedy, lazy and lazy2 strategies
 // (levels 1-9, and 10-12 on inputs over 256 KiB: C-Blosc2's clevels
 // 1-5, and 6 on its blocks of 512 KiB) and one entropy stage for all of
-// them (klauspost's huff0 for literals, our FSE for sequences). Frames are single-segment, with their content
-// size and no checksum, as C-Blosc2 writes them. Which levels the zstd
-// codec routes here is the codec's decision (codec/zstd.go).
+// them (klauspost's huff0 for literals, our FSE for sequences). Frames
+// are single-segment, with their content size and no checksum, as
+// C-Blosc2 writes them. Which levels the zstd codec routes here is the
+// codec's decision (codec/zstd.go).
 package zenc
 
 import (
