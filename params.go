@@ -131,7 +131,7 @@ type CParams struct {
 	SplitMode SplitMode
 	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
 	UseDict bool
-	// FastZstd compresses Zstd at clevels 3-6 with klauspost/compress's
+	// FastZstd compresses Zstd at clevels 3-5 with klauspost/compress's
 	// encoder levels instead of our port of libzstd's (see
 	// [codec.LookupFast]): 1.6-3 times as fast in Go, chunks up to 1.5
 	// times C-Blosc2's size at the same clevel (shuffled timestamps; 3-8%

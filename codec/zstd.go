@@ -25,30 +25,33 @@ const zdecMinRatio = 16
 var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 
 // zstd is compressed by zenc where it has libzstd's strategy for the
-// level at the block's size (fast, dfast, greedy, lazy, lazy2: C-Blosc2's
-// clevels 1-5, and 6 on blocks over 256 KiB), whose frames are the size
-// of libzstd's: klauspost's are 3-8% larger on C-Blosc2's blocks of
-// shuffled floats and float64 values, 5% on logs, 1.5 times on shuffled
-// timestamps at clevel 5. One core, on C-Blosc2's blocks, zenc runs at
-// 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and 0.6-1.1 at
-// levels 5-11; C-Blosc2's stream is slower than its codec, building its
-// super-chunk. The other levels (the bt* strategies) and dictionaries
-// stay with klauspost.
+// level at the block's size (fast, dfast, greedy, lazy, lazy2 and
+// btlazy2: C-Blosc2's clevels 1-8 on its block sizes), whose frames are
+// the size of libzstd's: klauspost's are 3-8% larger on C-Blosc2's
+// blocks of shuffled floats and float64 values, 4-5% on logs, 1.3-1.5
+// times on shuffled timestamps. One core, on C-Blosc2's blocks, zenc
+// runs at 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and
+// 0.55-1.1 at levels 5-15; C-Blosc2's stream is slower than its codec,
+// building its super-chunk. Level 22 (clevel 9, btultra2) and
+// dictionaries stay with klauspost.
 //
-// At levels 1 and 3 zenc is also about as fast as klauspost's
-// SpeedFastest and SpeedDefault (0.5-1.1), but at levels 5-9
-// klauspost's levels are 1.6-3 times as fast: the Go peers the
-// automatic mode's tiers are measured against. The codec of LookupFast
-// (the root package's CParams.FastZstd, which the automatic mode sets)
-// keeps zenc to levels up to zencFastMaxLevel.
-const zencFastMaxLevel = 3
+// Against klauspost's levels, the Go peers the automatic mode's tiers
+// are measured against: at levels 1 and 3 zenc is about as fast as
+// SpeedFastest and SpeedDefault (0.5-1.1), and at level 11 (clevel 6) it
+// is faster than SpeedBestCompression (1.2-4 times on 512 KiB blocks),
+// but at levels 5-9 SpeedDefault and SpeedBetterCompression are 1.6-3
+// times as fast. The codec of LookupFast (the root package's
+// CParams.FastZstd, which the automatic mode sets) leaves those levels
+// to klauspost.
+const fastMinLevel, fastMaxLevel = 5, 9
 
 var zencPool = sync.Pool{New: func() any { return new(zenc.Encoder) }}
 
 // zstdCodec is Zstandard (id 5): one zstd frame per Blosc stream, without
 // checksum. C-Blosc2 maps clevel c to zstd level 2c-1 (22 for clevel 9);
 // klauspost/compress has four encoder levels, chosen from that zstd level.
-// fast keeps zenc to levels up to zencFastMaxLevel (LookupFast).
+// fast leaves zstd levels fastMinLevel-fastMaxLevel to klauspost
+// (LookupFast).
 type zstdCodec struct{ fast bool }
 
 // zstdLevel is C-Blosc2's clevel → zstd level mapping (blosc/blosc2.c, zstd_wrap_compress).
@@ -169,7 +172,7 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 		}
 		enc = e.enc
 	} else {
-		if level := zstdLevel(min(max(clevel, 1), 9)); !c.fast || level <= zencFastMaxLevel {
+		if level := zstdLevel(min(max(clevel, 1), 9)); !c.fast || level < fastMinLevel || level > fastMaxLevel {
 			ze := zencPool.Get().(*zenc.Encoder)
 			out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
 			zencPool.Put(ze)
@@ -181,7 +184,7 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			case !errors.Is(err, zenc.ErrUnsupported):
 				return 0, fmt.Errorf("zstd: %w", err)
 			}
-			// A bt* strategy, or over 128 MiB: klauspost's frames
+			// btopt and stronger, or over 128 MiB: klauspost's frames
 			// (whose window is then not the whole block).
 		}
 		var err error

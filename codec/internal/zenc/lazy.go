@@ -10,17 +10,18 @@ import (
 // stops inserting every position it passes (libzstd 1.5.6).
 const kLazySkippingStep = 8
 
-// chainFinder is libzstd's hash chain match finder (zstd_lazy.c,
+// finder is libzstd's hash chain match finder (zstd_lazy.c,
 // ZSTD_HcFindBestMatch): a hash table of the latest position per hash of
 // mls bytes, and per position the previous one of the same hash. The
-// tables hold positions plus one, 0 marking an empty slot.
+// tables hold positions plus one, 0 marking an empty slot. With tree set
+// it is libzstd's binary tree instead (tree.go), over the same tables.
 //
 // Over 16 KiB libzstd searches rows of a hash table instead
 // (ZSTD_RowFindBestMatch, with SIMD): a port of it found the same
 // matches within 0.5% on the project's data, and ran at 0.6 times the
 // chain's speed in Go (no prefetching), so the chain serves all sizes,
 // inserting positions as the row finder does there (insert).
-type chainFinder struct {
+type finder struct {
 	hash      []uint32
 	chain     []uint32
 	h         hasher
@@ -32,6 +33,8 @@ type chainFinder struct {
 	// nextHash is the hash of position next, when nextHashed.
 	nextHash   uint32
 	nextHashed bool
+	tree       bool
+	btMask     uint32 // the tree's: 2*(btMask+1) entries of chain
 }
 
 // insert adds the positions up to ip (excluded), only the first of them
@@ -42,7 +45,7 @@ type chainFinder struct {
 // 16 KiB (rowSkips): on long matches libzstd's frames are then as large
 // as it writes them (the shuffled timestamps at level 5, 11% larger
 // than with every position) and twice as fast to write.
-func (f *chainFinder) insert(src []byte, ip int) uint32 {
+func (f *finder) insert(src []byte, ip int) uint32 {
 	i := f.next
 	gap := f.rowSkips && ip-i > 384 && !f.skipping
 	if i < ip && f.nextHashed {
@@ -66,7 +69,7 @@ func (f *chainFinder) insert(src []byte, ip int) uint32 {
 
 // add inserts the positions from i to end (excluded), only i while
 // skipping.
-func (f *chainFinder) add(src []byte, i, end int) {
+func (f *finder) add(src []byte, i, end int) {
 	for ; i < end; i++ {
 		h := f.h.at(src, i)
 		f.chain[uint32(i+1)&f.chainMask] = f.hash[h]
@@ -80,7 +83,10 @@ func (f *chainFinder) add(src []byte, i, end int) {
 // best returns the longest match for ip found in the chain's first
 // f.attempts candidates, at least 4 bytes, and its offset; 3 and 0 when
 // there is none. Matches end at end.
-func (f *chainFinder) best(src []byte, ip, end int) (int, int) {
+func (f *finder) best(src []byte, ip, end int) (int, int) {
+	if f.tree {
+		return f.treeBest(src, ip, end)
+	}
 	idx := f.insert(src, ip)
 	cur := uint32(ip + 1)
 	minChain := uint32(0)
@@ -107,9 +113,9 @@ func (f *chainFinder) best(src []byte, ip, end int) (int, int) {
 	return ml, off
 }
 
-// lazy is libzstd's greedy, lazy and lazy2 strategies (zstd_lazy.c,
-// ZSTD_compressBlock_lazy_generic without dictionary, hash chain
-// search) at depth 0, 1 and 2: after a match is found at one position,
+// lazy is libzstd's greedy, lazy, lazy2 and btlazy2 strategies
+// (zstd_lazy.c, ZSTD_compressBlock_lazy_generic without dictionary, hash
+// chain or binary tree search) at depth 0, 1 and 2: after a match is found at one position,
 // up to depth next positions are searched for a better one, a longer
 // match counting against a larger offset. It appends the sequences of
 // src[start:end] to e.seqs and their literals to e.lits.
@@ -118,8 +124,14 @@ func (f *chainFinder) best(src []byte, ip, end int) (int, int) {
 // end-8 and their matches' lengths are counted up to end; candidates are
 // earlier positions; repeat offsets are at most the position they are
 // tried at, as in fast.
-func (e *Encoder) lazy(src []byte, start, end int, p params, f *chainFinder) {
-	depth := int(p.strategy - stratGreedy)
+func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
+	depth := 2
+	switch p.strategy {
+	case stratGreedy:
+		depth = 0
+	case stratLazy:
+		depth = 1
+	}
 	ilimit := end - 8
 	anchor := start
 	ip, rep1, rep2 := e.searchStart(start)

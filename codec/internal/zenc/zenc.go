@@ -37,7 +37,7 @@ const (
 type Encoder struct {
 	hash   []uint32
 	chain  []uint32
-	finder chainFinder
+	finder finder
 	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
 	codes  [][3]uint8
@@ -66,8 +66,8 @@ const (
 	stratGreedy
 	stratLazy
 	stratLazy2
-	// Not implemented:
 	stratBtLazy2
+	// Not implemented:
 	stratBtOpt
 	stratBtUltra
 	stratBtUltra2
@@ -220,7 +220,7 @@ func paramsFor(level, n int) (params, bool) {
 	}
 	p.windowLog = max(p.windowLog, 10)
 	switch p.strategy {
-	case stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2:
+	case stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2, stratBtLazy2:
 		return p, true
 	}
 	return p, false
@@ -245,8 +245,9 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		e.chain = resetTable(e.chain, 1<<p.chainLog)
 	}
 	if p.strategy >= stratGreedy {
-		e.finder = chainFinder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
-			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14}
+		e.finder = finder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
+			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14 && p.strategy < stratBtLazy2,
+			tree: p.strategy == stratBtLazy2, btMask: 1<<(p.chainLog-1) - 1}
 	}
 	e.reps = [3]uint32{1, 4, 8}
 	e.litGainLog = 6

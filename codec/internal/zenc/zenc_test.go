@@ -188,7 +188,7 @@ func TestUnsupported(t *testing.T) {
 	dst := []byte("dst")
 	for _, c := range []struct {
 		level, n int
-	}{{0, 10}, {9, 16 << 10}, {10, 10}, {22, 10}, {1, maxInput + 1}} {
+	}{{0, 10}, {11, 16 << 10}, {13, 200000}, {22, 10}, {23, 10}, {1, maxInput + 1}} {
 		out, err := e.EncodeAll(dst, make([]byte, c.n), c.level)
 		if !errors.Is(err, ErrUnsupported) || string(out) != "dst" {
 			t.Errorf("level %d, %d bytes: %q, %v", c.level, c.n, out, err)
