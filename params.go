@@ -131,14 +131,14 @@ type CParams struct {
 	SplitMode SplitMode
 	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
 	UseDict bool
-	// FastZstd compresses Zstd at clevels 3-5 with klauspost/compress's
+	// FastZstd compresses Zstd at clevels 3-6 with klauspost/compress's
 	// encoder levels instead of our port of libzstd's (see
-	// [codec.LookupFast]): 1.6-3 times as fast in Go, chunks up to 1.5
-	// times C-Blosc2's size at the same clevel (shuffled timestamps; 3-8%
-	// on text and floats). The automatic mode sets it where it chooses
-	// the level: its tiers are measured against klauspost's. Other
-	// clevels and codecs ignore it, and C-Blosc2 reads the chunks either
-	// way.
+	// [codec.LookupFast]): the trade-offs the automatic mode's tiers are
+	// tuned to, which it sets. At clevels 3-5 they are 1.6-3 times as
+	// fast in Go, chunks up to 1.5 times C-Blosc2's size (shuffled
+	// timestamps; 3-8% on text and floats); at clevel 6 faster on blocks
+	// of several MiB of text. Other clevels and codecs ignore it, and
+	// C-Blosc2 reads the chunks either way.
 	FastZstd bool
 	// Concurrency is the number of goroutines compressing the blocks of one
 	// chunk (C-Blosc2's nthreads, which frame headers record); ≤ 1

@@ -154,13 +154,13 @@ func LookupBlosc1(id ID, split bool) (Codec, error) {
 }
 
 // LookupFast returns the codec id with its encoder chosen for speed in
-// Go where ours differ: Zstd then compresses clevels 3-5 with
-// klauspost/compress's encoder levels, 1.6-3 times as fast as the port
-// of libzstd's that [Lookup]'s Zstd writes C-Blosc2's sizes with, and
-// up to 1.5 times larger (shuffled timestamps; 3-8% on text and floats).
-// It is what the root package compresses with under CParams.FastZstd.
-// Other ids are those of Lookup; the output is a normal stream of the
-// codec either way.
+// Go where ours differ: Zstd then compresses clevels 3-6 with
+// klauspost/compress's encoder levels rather than the port of libzstd's
+// that [Lookup]'s Zstd writes C-Blosc2's sizes with: 1.6-3 times as fast
+// at clevels 3-5, up to 1.5 times larger (shuffled timestamps; 3-8% on
+// text and floats). It is what the root package compresses with under
+// CParams.FastZstd. Other ids are those of Lookup; the output is a
+// normal stream of the codec either way.
 func LookupFast(id ID) (Codec, error) {
 	if id == Zstd {
 		return zstdCodec{fast: true}, nil
