@@ -13,8 +13,8 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// levels are the zstd levels C-Blosc2's clevels 1-6 map to.
-var levels = []int{1, 3, 5, 7, 9, 11}
+// levels are the zstd levels C-Blosc2's clevels 1-8 map to.
+var levels = []int{1, 3, 5, 7, 9, 11, 13, 15}
 
 // inputs are data of the kinds the codec sees: text, runs, shuffled
 // numbers, noise, and the sizes around the block and table limits.
