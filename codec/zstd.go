@@ -42,8 +42,8 @@ var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 // level 11 (clevel 6) zenc is faster than SpeedBestCompression on 512
 // KiB blocks (1.2-4 times), but not on the automatic best tier's 4 MiB
 // blocks of text, its tables outgrowing the caches: through that tier,
-// 0.36-1.1 of SpeedBestCompression's speed on the Silesia texts and
-// CSV, at ratios 1.8-12% higher. The codec of LookupFast (the root
+// 0.31-1.1 of SpeedBestCompression's speed on the Silesia texts, CSV and
+// logs, at ratios up to 12% higher. The codec of LookupFast (the root
 // package's CParams.FastZstd, which the automatic mode sets) leaves
 // levels 5-11 to klauspost.
 const fastMinLevel, fastMaxLevel = 5, 11
