@@ -32,7 +32,9 @@ func newHasher(hashLog, mls uint8) hasher {
 // at hashes the bytes at src[i:] (8 of them readable).
 func (h hasher) at(src []byte, i int) uint32 {
 	u := le.Load64(src, i)
-	return uint32((u<<h.in)*h.prime>>h.out) & h.tableMask
+	// The shifts are below 64: masked, they compile without the
+	// compiler's guard for larger ones.
+	return uint32((u<<(h.in&63))*h.prime>>(h.out&63)) & h.tableMask
 }
 
 // matchLen returns how many bytes from src[a:] and src[b:] (a < b) are

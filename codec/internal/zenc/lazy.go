@@ -70,13 +70,16 @@ func (f *finder) insert(src []byte, ip int) uint32 {
 // add inserts the positions from i to end (excluded), only i while
 // skipping.
 func (f *finder) add(src []byte, i, end int) {
+	if f.skipping {
+		end = min(end, i+1)
+	}
+	// Locals: the stores to the tables would otherwise make the
+	// compiler reload f's fields at every position.
+	hash, chain, hs, mask := f.hash, f.chain, f.h, f.chainMask
 	for ; i < end; i++ {
-		h := f.h.at(src, i)
-		f.chain[uint32(i+1)&f.chainMask] = f.hash[h]
-		f.hash[h] = uint32(i + 1)
-		if f.skipping {
-			break
-		}
+		h := hs.at(src, i)
+		chain[uint32(i+1)&mask] = hash[h]
+		hash[h] = uint32(i + 1)
 	}
 }
 
@@ -94,6 +97,7 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 		minChain = cur - size
 	}
 	ml, off := 3, 0
+	chain, mask := f.chain, f.chainMask
 	for n := f.attempts; idx >= 1 && n > 0; n-- {
 		m := int(idx) - 1
 		// The 4 bytes ending one past the best length so far: a
@@ -108,7 +112,7 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 		if idx <= minChain {
 			break
 		}
-		idx = f.chain[idx&f.chainMask]
+		idx = chain[idx&mask]
 	}
 	return ml, off
 }

@@ -27,18 +27,21 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	if ip < f.next {
 		return 0, 0
 	}
+	// Locals: the stores to the tables would otherwise make the
+	// compiler reload f's fields at every step.
+	hash, chain, btMask := f.hash, f.chain, f.btMask
 	for i := f.next; i < ip; i++ {
 		h := f.h.at(src, i)
 		idx := uint32(i + treeBase)
-		s := 2 * (idx & f.btMask)
-		f.chain[s], f.chain[s+1] = f.hash[h], unsortedMark
-		f.hash[h] = idx
+		s := 2 * (idx & btMask)
+		chain[s], chain[s+1] = hash[h], unsortedMark
+		hash[h] = idx
 	}
 	h := f.h.at(src, ip)
 	curr := uint32(ip + treeBase)
 	btLow := uint32(0)
-	if f.btMask < curr {
-		btLow = curr - f.btMask
+	if btMask < curr {
+		btLow = curr - btMask
 	}
 	unsortLimit := max(btLow, treeBase)
 	nbCompares := uint32(f.attempts)
@@ -47,33 +50,33 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	// then sort them into the tree, the oldest first.
 	nbCandidates := nbCompares
 	previous := uint32(0)
-	m := f.hash[h]
-	for m > unsortLimit && f.chain[2*(m&f.btMask)+1] == unsortedMark && nbCandidates > 1 {
-		s := 2 * (m & f.btMask)
-		f.chain[s+1] = previous
+	m := hash[h]
+	for m > unsortLimit && chain[2*(m&btMask)+1] == unsortedMark && nbCandidates > 1 {
+		s := 2 * (m & btMask)
+		chain[s+1] = previous
 		previous = m
-		m = f.chain[s]
+		m = chain[s]
 		nbCandidates--
 	}
-	if s := 2 * (m & f.btMask); m > unsortLimit && f.chain[s+1] == unsortedMark {
+	if s := 2 * (m & btMask); m > unsortLimit && chain[s+1] == unsortedMark {
 		// Still unsorted past the budget: cut it off.
-		f.chain[s], f.chain[s+1] = 0, 0
+		chain[s], chain[s+1] = 0, 0
 	}
 	for m = previous; m != 0; nbCandidates++ {
-		next := f.chain[2*(m&f.btMask)+1]
+		next := chain[2*(m&btMask)+1]
 		f.treeSort(src, m, end, nbCandidates, unsortLimit)
 		m = next
 	}
 
 	// Search the tree for ip, inserting it.
 	var lenSmaller, lenLarger int
-	smaller, larger := int(2*(curr&f.btMask)), int(2*(curr&f.btMask))+1
+	smaller, larger := int(2*(curr&btMask)), int(2*(curr&btMask))+1
 	matchEnd := curr + 9
 	best, offBase := 0, uint32(999999999)
-	m = f.hash[h]
-	f.hash[h] = curr
+	m = hash[h]
+	hash[h] = curr
 	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
-		next := int(2 * (m & f.btMask))
+		next := int(2 * (m & btMask))
 		ml := min(lenSmaller, lenLarger)
 		pos := int(m) - treeBase
 		ml += matchLen(src, pos+ml, ip+ml, end)
@@ -87,28 +90,28 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 			}
 		}
 		if src[pos+ml] < src[ip+ml] {
-			f.chain[smaller] = m
+			chain[smaller] = m
 			lenSmaller = ml
 			if m <= btLow {
 				smaller = -1
 				break
 			}
-			smaller, m = next+1, f.chain[next+1]
+			smaller, m = next+1, chain[next+1]
 		} else {
-			f.chain[larger] = m
+			chain[larger] = m
 			lenLarger = ml
 			if m <= btLow {
 				larger = -1
 				break
 			}
-			larger, m = next, f.chain[next]
+			larger, m = next, chain[next]
 		}
 	}
 	if smaller >= 0 {
-		f.chain[smaller] = 0
+		chain[smaller] = 0
 	}
 	if larger >= 0 {
-		f.chain[larger] = 0
+		chain[larger] = 0
 	}
 	f.next = int(matchEnd) - 8 - treeBase
 	return best, int(offBase) - 3
@@ -118,13 +121,14 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 // (ZSTD_insertDUBT1), comparing at most nbCompares candidates and none
 // at or below btLow. Its smaller link holds the next candidate.
 func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow uint32) {
+	chain, btMask := f.chain, f.btMask
 	ip := int(curr) - treeBase
 	var lenSmaller, lenLarger int
-	smaller := int(2 * (curr & f.btMask))
+	smaller := int(2 * (curr & btMask))
 	larger := smaller + 1
-	m := f.chain[smaller]
+	m := chain[smaller]
 	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
-		next := int(2 * (m & f.btMask))
+		next := int(2 * (m & btMask))
 		ml := min(lenSmaller, lenLarger)
 		pos := int(m) - treeBase
 		ml += matchLen(src, pos+ml, ip+ml, end)
@@ -132,27 +136,27 @@ func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow ui
 			break // equal so far: neither smaller nor larger
 		}
 		if src[pos+ml] < src[ip+ml] {
-			f.chain[smaller] = m
+			chain[smaller] = m
 			lenSmaller = ml
 			if m <= btLow {
 				smaller = -1
 				break
 			}
-			smaller, m = next+1, f.chain[next+1]
+			smaller, m = next+1, chain[next+1]
 		} else {
-			f.chain[larger] = m
+			chain[larger] = m
 			lenLarger = ml
 			if m <= btLow {
 				larger = -1
 				break
 			}
-			larger, m = next, f.chain[next]
+			larger, m = next, chain[next]
 		}
 	}
 	if smaller >= 0 {
-		f.chain[smaller] = 0
+		chain[smaller] = 0
 	}
 	if larger >= 0 {
-		f.chain[larger] = 0
+		chain[larger] = 0
 	}
 }
