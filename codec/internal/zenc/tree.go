@@ -69,15 +69,13 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	}
 
 	// Search the tree for ip, inserting it.
-	var lenSmaller, lenLarger int
-	smaller, larger := int(2*(curr&btMask)), int(2*(curr&btMask))+1
+	w := newTreeWalk(curr, btMask)
 	matchEnd := curr + 9
 	best, offBase := 0, uint32(999999999)
 	m = hash[h]
 	hash[h] = curr
 	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
-		next := int(2 * (m & btMask))
-		ml := min(lenSmaller, lenLarger)
+		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m) - treeBase
 		ml += matchLen(src, pos+ml, ip+ml, end)
 		if ml > best {
@@ -89,30 +87,12 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 				break // equal so far: neither smaller nor larger
 			}
 		}
-		if src[pos+ml] < src[ip+ml] {
-			chain[smaller] = m
-			lenSmaller = ml
-			if m <= btLow {
-				smaller = -1
-				break
-			}
-			smaller, m = next+1, chain[next+1]
-		} else {
-			chain[larger] = m
-			lenLarger = ml
-			if m <= btLow {
-				larger = -1
-				break
-			}
-			larger, m = next, chain[next]
+		var more bool
+		if m, more = w.link(chain, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+			break
 		}
 	}
-	if smaller >= 0 {
-		chain[smaller] = 0
-	}
-	if larger >= 0 {
-		chain[larger] = 0
-	}
+	w.close(chain)
 	f.next = int(matchEnd) - 8 - treeBase
 	return best, int(offBase) - 3
 }
@@ -123,40 +103,68 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow uint32) {
 	chain, btMask := f.chain, f.btMask
 	ip := int(curr) - treeBase
-	var lenSmaller, lenLarger int
-	smaller := int(2 * (curr & btMask))
-	larger := smaller + 1
-	m := chain[smaller]
+	w := newTreeWalk(curr, btMask)
+	m := chain[w.smaller]
 	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
-		next := int(2 * (m & btMask))
-		ml := min(lenSmaller, lenLarger)
+		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m) - treeBase
 		ml += matchLen(src, pos+ml, ip+ml, end)
 		if ip+ml == end {
 			break // equal so far: neither smaller nor larger
 		}
-		if src[pos+ml] < src[ip+ml] {
-			chain[smaller] = m
-			lenSmaller = ml
-			if m <= btLow {
-				smaller = -1
-				break
-			}
-			smaller, m = next+1, chain[next+1]
-		} else {
-			chain[larger] = m
-			lenLarger = ml
-			if m <= btLow {
-				larger = -1
-				break
-			}
-			larger, m = next, chain[next]
+		var more bool
+		if m, more = w.link(chain, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+			break
 		}
 	}
-	if smaller >= 0 {
-		chain[smaller] = 0
+	w.close(chain)
+}
+
+// treeWalk is a walk down a tree that inserts a position: the slots
+// where its next smaller and next larger candidates are to be linked
+// (-1: none), and how many bytes every further candidate on either side
+// shares with the position's string.
+type treeWalk struct {
+	btMask                uint32
+	smaller, larger       int
+	lenSmaller, lenLarger int
+}
+
+func newTreeWalk(curr, btMask uint32) treeWalk {
+	s := int(2 * (curr & btMask))
+	return treeWalk{btMask: btMask, smaller: s, larger: s + 1}
+}
+
+// link links candidate m, which shares ml bytes with the position's
+// string and sorts before it when less, on its side, and returns the
+// next candidate on that side; more is false when m is the tree's
+// oldest (at or below btLow), where the walk stops.
+func (w *treeWalk) link(chain []uint32, m uint32, ml int, less bool, btLow uint32) (next uint32, more bool) {
+	s := int(2 * (m & w.btMask))
+	if less {
+		chain[w.smaller], w.lenSmaller = m, ml
+		if m <= btLow {
+			w.smaller = -1
+			return 0, false
+		}
+		w.smaller = s + 1
+		return chain[s+1], true
 	}
-	if larger >= 0 {
-		chain[larger] = 0
+	chain[w.larger], w.lenLarger = m, ml
+	if m <= btLow {
+		w.larger = -1
+		return 0, false
+	}
+	w.larger = s
+	return chain[s], true
+}
+
+// close ends the walk's links on both sides.
+func (w *treeWalk) close(chain []uint32) {
+	if w.smaller >= 0 {
+		chain[w.smaller] = 0
+	}
+	if w.larger >= 0 {
+		chain[w.larger] = 0
 	}
 }
