@@ -26,7 +26,7 @@ const (
 	// text does not (S2's format is the better one there).
 	TierFastest Tier = iota + 1
 	// TierDefault, the default, compresses with Zstd at clevel 2 (zstd
-	// level 3, klauspost's SpeedDefault) in 256 KiB blocks after a
+	// level 3, libzstd's dfast, by our port) in 256 KiB blocks after a
 	// filter, 2 MiB without. It aims at zstd SpeedDefault's ratio (0.97
 	// of it on text) at its speed or above. A filtered chunk that
 	// compresses less than 5:1 and whose sample loses less than 2% at
