@@ -2,6 +2,7 @@ package framewriter
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -177,6 +178,50 @@ func TestCInterop(t *testing.T) {
 				t.Fatalf("%s: the first chunk has no dictionary (%v)", codec.Name(id), err)
 			}
 			cCheck(t, path, text, false)
+		}
+	})
+	t.Run("zstd-clevels", func(t *testing.T) {
+		// Every zstd clevel through each of our encoders (zenc's ports
+		// of libzstd's strategies at clevels 1-8, klauspost's at 9 and
+		// at 3-6 under FastZstd), on chunks of 1 MiB and 300 KB, both
+		// sides of libzstd's 256 KiB parameter class: shuffled
+		// timestamps and log lines.
+		stamps := make([]byte, 8*170000)
+		for i := range len(stamps) / 8 {
+			binary.LittleEndian.PutUint64(stamps[8*i:], 1_700_000_000_000+uint64(1000*i+i*i%7))
+		}
+		var text []byte
+		for i := 0; len(text) < len(stamps); i++ {
+			text = fmt.Appendf(text, "2026-11-27T09:%02d:%02d host%d GET /api/v1/items/%d status=%d took=%dms\n",
+				i/60%60, i%60, i%11, i*37%5000, []int{200, 404, 500}[i%3], i*i%997)
+		}
+		text = text[:len(stamps)]
+		for clevel := 1; clevel <= 9; clevel++ {
+			for _, fast := range []bool{false, true} {
+				for _, in := range []struct {
+					data   []byte
+					ts     int
+					filter blosc2.FilterID
+				}{{stamps, 8, blosc2.Shuffle}, {text, 1, blosc2.NoFilter}} {
+					cp := blosc2.DefaultCParams()
+					cp.Codec, cp.Level, cp.TypeSize, cp.FastZstd = blosc2.Zstd, clevel, in.ts, fast
+					cp.Filters = blosc2.Pipeline(blosc2.Filter{ID: in.filter})
+					path := filepath.Join(t.TempDir(), "zstd.b2frame")
+					w, err := Create(path, WithCParams(cp), WithoutSync())
+					if err != nil {
+						t.Fatal(err)
+					}
+					for off := 0; off < len(in.data); off += 1 << 20 {
+						if err := w.WriteChunk(in.data[off:min(off+1<<20, len(in.data))]); err != nil {
+							t.Fatal(err)
+						}
+					}
+					if err := w.Close(); err != nil {
+						t.Fatal(err)
+					}
+					cCheck(t, path, in.data, false)
+				}
+			}
 		}
 	})
 	t.Run("vlblocks", func(t *testing.T) {
