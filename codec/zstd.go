@@ -30,9 +30,9 @@ var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 // the size of libzstd's: klauspost's are 3-8% larger on C-Blosc2's
 // blocks of shuffled floats and float64 values, 4-5% on logs, 1.3-1.5
 // times on shuffled timestamps. One core, on C-Blosc2's blocks, zenc
-// runs at 0.65-0.7 of libzstd 1.5.6's speed at levels 1 and 3, and
-// 0.55-1.1 at levels 5-15; C-Blosc2's stream is slower than its codec,
-// building its super-chunk. Level 22 (clevel 9, btultra2) and
+// runs at 0.42-1.43 of libzstd 1.5.6's speed (most levels and data
+// 0.6-0.9; README, Benchmarks); C-Blosc2's stream is slower than its
+// codec, building its super-chunk. Level 22 (clevel 9, btultra2) and
 // dictionaries stay with klauspost.
 //
 // Against klauspost's levels, the Go peers the automatic mode's tiers
