@@ -43,10 +43,12 @@ cat "$data"/era_interim_{u,v,z}.f32.bin >"$tmp/era.f32"
 cat "$data"/nab_*.ts.i64.bin "$data"/ett_h1.ts.i64.bin >"$tmp/stamps.i64"
 cat "$data"/nab_*.value.f64.bin "$data"/ett_h1.f64.bin >"$tmp/values.f64"
 cat "$data"/loghub_2k_12sources.log "$data"/apache_access_2015.log >"$tmp/logs.txt"
-for f in era.f32 stamps.i64 values.f64 logs.txt; do
-  : >"$tmp/big.$f"
-  while [ "$(stat -c %s "$tmp/big.$f")" -lt 15000000 ]; do cat "$tmp/$f" >>"$tmp/big.$f"; done
-done
+if [ -z "${GRID:-}" ]; then # the grid measures the files as they are only
+  for f in era.f32 stamps.i64 values.f64 logs.txt; do
+    : >"$tmp/big.$f"
+    while [ "$(stat -c %s "$tmp/big.$f")" -lt 15000000 ]; do cat "$tmp/$f" >>"$tmp/big.$f"; done
+  done
+fi
 
 rows=(
   "era.f32 lz4 5 shuffle 4"

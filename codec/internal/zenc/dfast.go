@@ -34,7 +34,8 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 		hl0 := hl.at(src, ip)
 		idxl0 := int(long[hl0])
 		var curr, mLength int
-		found, repeat := false, false
+		matched := false
+	search:
 		for {
 			hs0 := hs.at(src, ip)
 			idxs0 := int(short[hs0])
@@ -43,38 +44,34 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 			if rep1 > 0 && le.Load32(src, ip+1-int(rep1)) == le.Load32(src, ip+1) {
 				mLength = matchLen(src, ip+5-int(rep1), ip+5, end) + 4
 				ip++
-				repeat = true
+				matched = true
 				break
 			}
 			hl1 := hl.at(src, ip1)
 			var m int
-			if idxl0 > 0 && le.Load64(src, idxl0) == le.Load64(src, ip) {
+			switch {
+			case idxl0 > 0 && le.Load64(src, idxl0) == le.Load64(src, ip):
 				m, mLength = idxl0, matchLen(src, idxl0+8, ip+8, end)+8
-				found = true
-			} else {
-				idxl1 := int(long[hl1])
-				if idxs0 > 0 && le.Load32(src, idxs0) == le.Load32(src, ip) {
-					// The short match, unless a long one starts at ip1.
-					if idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
-						ip = ip1
-						m, mLength = idxl1, matchLen(src, idxl1+8, ip+8, end)+8
-					} else {
-						m, mLength = idxs0, matchLen(src, idxs0+4, ip+4, end)+4
-					}
-					found = true
-				} else {
-					if ip1 >= nextStep {
-						step++
-						nextStep += 1 << kSearchStrength
-					}
+			case idxs0 > 0 && le.Load32(src, idxs0) == le.Load32(src, ip):
+				// The short match, unless a long one starts at ip1.
+				if idxl1 := int(long[hl1]); idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
 					ip = ip1
-					ip1 += step
-					hl0, idxl0 = hl1, idxl1
-					if ip1 > ilimit {
-						break
-					}
-					continue
+					m, mLength = idxl1, matchLen(src, idxl1+8, ip+8, end)+8
+				} else {
+					m, mLength = idxs0, matchLen(src, idxs0+4, ip+4, end)+4
 				}
+			default:
+				if ip1 >= nextStep {
+					step++
+					nextStep += 1 << kSearchStrength
+				}
+				ip = ip1
+				ip1 += step
+				hl0, idxl0 = hl1, int(long[hl1])
+				if ip1 > ilimit {
+					break search
+				}
+				continue
 			}
 			// A new offset: extend the match backwards.
 			for ip > anchor && m > 0 && src[ip-1] == src[m-1] {
@@ -88,9 +85,10 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				// bytes long), so it is a position the search passed.
 				long[hl1] = uint32(ip1)
 			}
+			matched = true
 			break
 		}
-		if !found && !repeat {
+		if !matched {
 			break
 		}
 		e.store(src[anchor:ip], rep1, uint32(mLength))

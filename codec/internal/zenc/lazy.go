@@ -119,9 +119,9 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 
 // lazy is libzstd's greedy, lazy, lazy2 and btlazy2 strategies
 // (zstd_lazy.c, ZSTD_compressBlock_lazy_generic without dictionary, hash
-// chain or binary tree search) at depth 0, 1 and 2: after a match is found at one position,
-// up to depth next positions are searched for a better one, a longer
-// match counting against a larger offset. It appends the sequences of
+// chain or binary tree search) at depth 0, 1 and 2: after a match is
+// found at one position, up to depth next positions are searched for a
+// better one, a longer match counting against a larger offset. It appends the sequences of
 // src[start:end] to e.seqs and their literals to e.lits.
 //
 // Loads stay within src: positions searched are below ilimit =

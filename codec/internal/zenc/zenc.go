@@ -2,13 +2,13 @@
 // levels do, where klauspost/compress's encoder writes larger ones:
 // C-Blosc2 compresses each block with libzstd, and our chunks should be
 // as small as C's at the same clevel. It holds ports of the match
-// finders of libzstd's fast, dfast, greedy, lazy and lazy2 strategies
-// (levels 1-9, and 10-12 on inputs over 256 KiB: C-Blosc2's clevels
-// 1-5, and 6 on its blocks of 512 KiB) and one entropy stage for all of
-// them (klauspost's huff0 for literals, our FSE for sequences). Frames
-// are single-segment, with their content size and no checksum, as
-// C-Blosc2 writes them. Which levels the zstd codec routes here is the
-// codec's decision (codec/zstd.go).
+// finders of libzstd's fast, dfast, greedy, lazy, lazy2 and btlazy2
+// strategies (every level up to 15 where clevels.h gives one of them:
+// C-Blosc2's clevels 1-8 at its block sizes) and one entropy stage for
+// all of them (klauspost's huff0 for literals, our FSE for sequences).
+// Frames are single-segment, with their content size and no checksum,
+// as C-Blosc2 writes them. Which levels the zstd codec routes here is
+// the codec's decision (codec/zstd.go).
 package zenc
 
 import (
