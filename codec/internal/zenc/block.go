@@ -46,8 +46,9 @@ func mlCode(v uint32) uint8 {
 	return uint8(bits.Len32(v)-1) + 36
 }
 
-// minGain is ZSTD_minGain: what compression must save on n bytes.
-func minGain(n int) int { return n>>6 + 2 }
+// minGain is ZSTD_minGain: what compression must save on n bytes, at
+// a strategy's log (6, or more for btultra and btultra2).
+func minGain(n int, log uint8) int { return n>>log + 2 }
 
 // literals appends the literals section of lits to dst: Huffman-coded
 // when that saves at least 1/2^e.litGainLog of them (and libzstd's
@@ -67,7 +68,7 @@ func (e *Encoder) literals(dst, lits []byte) []byte {
 		switch {
 		case err == huff0.ErrUseRLE:
 			return append(rawLiteralsHeader(dst, 1, n), lits[0])
-		case err == nil && len(out) < n-max(minGain(n), n>>e.litGainLog):
+		case err == nil && len(out) < n-max(minGain(n, e.minGainLog), n>>e.litGainLog):
 			c := len(out)
 			switch {
 			case single:
@@ -121,10 +122,9 @@ const (
 	modeCompressed
 )
 
-// sequences appends the sequences section of e.seqs, whose offsets are
+// sequences appends the sequences section of seqs, whose offsets are
 // already offset values (repeat codes 1-3, or offset+3).
-func (e *Encoder) sequences(dst []byte) ([]byte, error) {
-	seqs := e.seqs
+func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 	nb := len(seqs)
 	switch {
 	case nb < 128:

@@ -8,6 +8,7 @@ import (
 
 // Hash multipliers of libzstd's ZSTD_hashN (zstd_compress_internal.h).
 const (
+	prime3 = 506832829
 	prime4 = 2654435761
 	prime5 = 889523592379
 	prime6 = 227718039650203
@@ -25,7 +26,7 @@ type hasher struct {
 }
 
 func newHasher(hashLog, mls uint8) hasher {
-	primes := [...]uint64{4: prime4, 5: prime5, 6: prime6, 7: prime7, 8: prime8}
+	primes := [...]uint64{3: prime3, 4: prime4, 5: prime5, 6: prime6, 7: prime7, 8: prime8}
 	return hasher{prime: primes[mls], in: 64 - 8*mls, out: 64 - hashLog, tableMask: 1<<hashLog - 1}
 }
 

@@ -1,14 +1,14 @@
 // Package zenc writes Zstandard frames (RFC 8878) the way libzstd 1.5.6's
 // levels do, where klauspost/compress's encoder writes larger ones:
 // C-Blosc2 compresses each block with libzstd, and our chunks should be
-// as small as C's at the same clevel. It holds ports of the match
-// finders of libzstd's fast, dfast, greedy, lazy, lazy2 and btlazy2
-// strategies (every level up to 15 where clevels.h gives one of them:
-// C-Blosc2's clevels 1-8 at its block sizes) and one entropy stage for
-// all of them (klauspost's huff0 for literals, our FSE for sequences).
-// Frames are single-segment, with their content size and no checksum,
-// as C-Blosc2 writes them. Which levels the zstd codec routes here is
-// the codec's decision (codec/zstd.go).
+// as small as C's at the same clevel. It holds ports of libzstd's
+// strategies for every level 1-22: the match finders of fast, dfast,
+// greedy, lazy, lazy2 and btlazy2, the optimal parser of btopt, btultra
+// and btultra2 (opt.go) with its block splitter (split.go), and one
+// entropy stage for all of them (klauspost's huff0 for literals, our
+// FSE for sequences). Frames are single-segment, with their content
+// size and no checksum, as C-Blosc2 writes them. Which levels the zstd
+// codec routes here is the codec's decision (codec/zstd.go).
 package zenc
 
 import (
@@ -37,6 +37,7 @@ const (
 type Encoder struct {
 	hash   []uint32
 	chain  []uint32
+	hash3  []uint32
 	finder finder
 	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
@@ -57,6 +58,18 @@ type Encoder struct {
 	// klauspost's decoder, one core), and no test input grows by 2%.
 	// libzstd varies its own minimum gain by strategy too.
 	litGainLog uint8
+	// minGainLog: a block must compress by 1/2^minGainLog (and two
+	// bytes) not to be stored raw (ZSTD_minGain).
+	minGainLog uint8
+	// The optimal parser's (opt.go).
+	stats    optStats
+	bt       btFinder
+	optTable []optimal
+	// The block splitter's (split.go): where each sequence's literals
+	// start in lits, where parts start, a part's trial encoding.
+	litAt   []int
+	parts   []int
+	scratch []byte
 }
 
 // Strategies, as libzstd names them.
@@ -67,7 +80,6 @@ const (
 	stratLazy
 	stratLazy2
 	stratBtLazy2
-	// Not implemented:
 	stratBtOpt
 	stratBtUltra
 	stratBtUltra2
@@ -188,7 +200,7 @@ var levelParams = [4][23]params{
 
 // paramsFor returns libzstd's parameters for level and an input of n
 // bytes, adjusted to the input's size as ZSTD_adjustCParams does, and
-// whether this package implements their strategy.
+// whether level is one of libzstd's (1-22).
 func paramsFor(level, n int) (params, bool) {
 	if level < 1 || level >= len(levelParams[0]) {
 		return params{}, false
@@ -219,17 +231,12 @@ func paramsFor(level, n int) (params, bool) {
 		p.chainLog -= cycleLog - p.windowLog
 	}
 	p.windowLog = max(p.windowLog, 10)
-	switch p.strategy {
-	case stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2, stratBtLazy2:
-		return p, true
-	}
-	return p, false
+	return p, true
 }
 
 // EncodeAll appends to dst one frame holding src, compressed at zstd
-// level level, and returns it. It returns ErrUnsupported for the levels
-// whose strategy at src's size it does not implement (libzstd's btlazy2
-// and stronger), and for inputs over 128 MiB.
+// level level, and returns it. It returns ErrUnsupported for levels
+// outside 1-22 and for inputs over 128 MiB.
 func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	p, ok := paramsFor(level, len(src))
 	if !ok || len(src) > maxInput {
@@ -244,15 +251,20 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		// dfast's table of short hashes, or the hash chain.
 		e.chain = resetTable(e.chain, 1<<p.chainLog)
 	}
-	if p.strategy >= stratGreedy {
+	if p.strategy >= stratBtOpt {
+		e.startOptimal(p)
+	} else if p.strategy >= stratGreedy {
 		e.finder = finder{hash: e.hash, chain: e.chain, h: newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
 			chainMask: 1<<p.chainLog - 1, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14 && p.strategy < stratBtLazy2,
 			tree: p.strategy == stratBtLazy2, btMask: 1<<(p.chainLog-1) - 1}
 	}
 	e.reps = [3]uint32{1, 4, 8}
-	e.litGainLog = 6
-	if p.strategy == stratFast {
+	e.litGainLog, e.minGainLog = 6, 6
+	switch {
+	case p.strategy == stratFast:
 		e.litGainLog = 4
+	case p.strategy >= stratBtUltra:
+		e.litGainLog, e.minGainLog = p.strategy-1, p.strategy-1
 	}
 	for start := 0; start < len(src); start += maxBlockSize {
 		end := min(start+maxBlockSize, len(src))
@@ -312,25 +324,54 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 		e.fast(src, start, end, p)
 	case stratDFast:
 		e.dfast(src, start, end, p)
+	case stratBtOpt, stratBtUltra:
+		e.optimal(src, start, end, p.strategy >= stratBtUltra)
+	case stratBtUltra2:
+		if start == 0 && len(b) > predefMax {
+			// Parse the first block once only to seed the statistics,
+			// then forget its matches (ZSTD_initStats_ultra).
+			e.optimal(src, start, end, true)
+			e.seqs, e.lits, e.reps = e.seqs[:0], e.lits[:0], reps
+			e.bt.base += uint32(len(b))
+			e.bt.next = 0
+		}
+		e.optimal(src, start, end, true)
 	default:
 		e.lazy(src, start, end, p, &e.finder)
 	}
+	if p.strategy >= stratBtOpt && p.windowLog >= 17 {
+		return e.splitBlock(dst, src, start, end, reps, last)
+	}
+	dst, ok, err := e.compressed(dst, b, e.seqs, e.lits, last)
+	if !ok {
+		e.reps = reps // a raw block leaves the decoder's repeat offsets as they were
+	}
+	return dst, err
+}
+
+// compressed appends the block of b, its sequences seqs and literals
+// lits, compressed, or raw where that saves less than minGain: then it
+// returns false.
+func (e *Encoder) compressed(dst, b []byte, seqs []seq, lits []byte, last bool) ([]byte, bool, error) {
+	lastBit := uint32(0)
+	if last {
+		lastBit = 1
+	}
 	at := len(dst)
 	dst = appendUint24(dst, 0)
-	dst = e.literals(dst, e.lits)
-	dst, err := e.sequences(dst)
+	dst = e.literals(dst, lits)
+	dst, err := e.sequences(dst, seqs)
 	if err != nil {
-		return dst[:at], err
+		return dst[:at], false, err
 	}
 	n := len(dst) - at - 3
-	if n >= len(b)-minGain(len(b)) {
-		e.reps = reps // a raw block leaves the decoder's repeat offsets as they were
+	if n >= len(b)-minGain(len(b), e.minGainLog) {
 		dst = appendUint24(dst[:at], lastBit|uint32(len(b))<<3)
-		return append(dst, b...), nil
+		return append(dst, b...), false, nil
 	}
 	v := lastBit | 2<<1 | uint32(n)<<3
 	dst[at], dst[at+1], dst[at+2] = byte(v), byte(v>>8), byte(v>>16)
-	return dst, nil
+	return dst, true, nil
 }
 
 // store appends a sequence to the block's: lits, then length bytes
