@@ -21,7 +21,8 @@
 # repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
 # ONLY=REGEX measures only the rows it matches (e.g. ONLY=' lz4 '). GRID=1 measures instead zstd at
 # every clevel 1-9 on the four inputs as they are (ERA shuffle/4, timestamps shuffle/8, values
-# bitshuffle/8, logs unfiltered): the whole grid of issue 18's first point.
+# bitshuffle/8, logs unfiltered): the whole grid of issue 18's first point; CLEVELS="9" (a list)
+# measures only those clevels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data}
@@ -95,7 +96,7 @@ if [ -n "${GRID:-}" ]; then
   echo "|---|---|---|---|---|---|"
   for input in "era.f32 shuffle 4" "stamps.i64 shuffle 8" "values.f64 bitshuffle 8" "logs.txt nofilter 1"; do
     set -- $input
-    for clevel in 1 2 3 4 5 6 7 8 9; do
+    for clevel in ${CLEVELS:-1 2 3 4 5 6 7 8 9}; do
       out=""
       for _ in $(seq "$rounds"); do out+="$(measure "$tmp/$1" zstd "$clevel" "$2" "$3")"$'\n'; done
       read -r c d r s <<<"$(median_cells <<<"$out")"
