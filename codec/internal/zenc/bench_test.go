@@ -55,7 +55,8 @@ func BenchmarkEncode(b *testing.B) {
 	peers := []struct {
 		level int
 		speed zstd.EncoderLevel
-	}{{1, zstd.SpeedFastest}, {3, zstd.SpeedDefault}, {5, zstd.SpeedDefault}, {7, zstd.SpeedBetterCompression}, {9, zstd.SpeedBetterCompression}}
+	}{{1, zstd.SpeedFastest}, {3, zstd.SpeedDefault}, {5, zstd.SpeedDefault}, {7, zstd.SpeedBetterCompression}, {9, zstd.SpeedBetterCompression},
+		{13, zstd.SpeedBestCompression}, {22, zstd.SpeedBestCompression}}
 	for name, blocks := range benchInputs(b) {
 		size := 0
 		for _, blk := range blocks {

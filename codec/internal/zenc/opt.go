@@ -56,8 +56,13 @@ type optStats struct {
 	of                              [32]uint32
 	litSum, llSum, mlSum, ofSum     uint32
 	litBase, llBase, mlBase, ofBase int
-	predef                          bool // fixed prices: a tiny first block
 	frac                            bool // fractional weights (btultra and stronger)
+	// The prices of each literal and code, as setBases last computed
+	// them: the statistics change only between forward passes.
+	litP [256]int32
+	llP  [36]int32
+	mlP  [53]int32
+	ofP  [32]int32
 }
 
 // weight is the price in bits of a symbol seen stat times, plus a
@@ -76,6 +81,25 @@ func (o *optStats) setBases() {
 	o.llBase = o.weight(o.llSum)
 	o.mlBase = o.weight(o.mlSum)
 	o.ofBase = o.weight(o.ofSum)
+	for c, f := range o.lit {
+		o.litP[c] = int32(o.litBase - min(o.weight(f), o.litBase-priceOne))
+	}
+	for c, f := range o.ll {
+		o.llP[c] = int32(int(zfmt.LLBits[c])*priceOne + o.llBase - o.weight(f))
+	}
+	for c, f := range o.ml {
+		o.mlP[c] = int32(int(zfmt.MLBits[c])*priceOne + o.mlBase - o.weight(f))
+	}
+	for c, f := range o.of {
+		p := c*priceOne + o.ofBase - o.weight(f)
+		if !o.frac && c >= 20 {
+			// Long offsets cost decoding speed (btopt).
+			p += (c - 19) * 2 * priceOne
+		}
+		// Fewer sequences decode faster: a match costs a fifth of a
+		// bit more.
+		o.ofP[c] = int32(p + priceOne/5)
+	}
 }
 
 // The statistics a frame starts from without a dictionary.
@@ -88,11 +112,11 @@ var (
 
 // rescale readies the statistics for block b (ZSTD_rescaleFreqs): at
 // a frame's first block, the block's own bytes and fixed sequence
-// statistics; after it, the frame's statistics scaled down.
+// statistics; after it, the frame's statistics scaled down. (libzstd
+// prices a first block of predefMax bytes or fewer with fixed costs;
+// the parser searches no position of such a block.)
 func (o *optStats) rescale(b []byte) {
-	o.predef = false
 	if o.llSum == 0 {
-		o.predef = len(b) <= predefMax
 		clear(o.lit[:])
 		for _, c := range b {
 			o.lit[c]++
@@ -149,44 +173,22 @@ func scaleStats(t []uint32, logTarget int) uint32 {
 }
 
 // litPrice is the price of literal c.
-func (o *optStats) litPrice(c byte) int {
-	if o.predef {
-		return 6 * priceOne
-	}
-	w := min(o.weight(o.lit[c]), o.litBase-priceOne)
-	return o.litBase - w
-}
+func (o *optStats) litPrice(c byte) int { return int(o.litP[c]) }
 
 // llPrice is the price of a literal length.
 func (o *optStats) llPrice(n uint32) int {
-	if o.predef {
-		return o.weight(n)
-	}
 	if n == maxBlockSize {
 		// Not representable: what a block of only literals costs.
 		return priceOne + o.llPrice(maxBlockSize-1)
 	}
-	c := llCode(n)
-	return int(zfmt.LLBits[c])*priceOne + o.llBase - o.weight(o.ll[c])
+	return int(o.llP[llCode(n)])
 }
 
-// matchPrice is the price of a match's offset value and length.
-func (o *optStats) matchPrice(offBase, length uint32) int {
-	ofc := bits.Len32(offBase) - 1
-	mlBase := length - zfmt.MinMatch
-	if o.predef {
-		return o.weight(mlBase) + (16+ofc)*priceOne
-	}
-	p := ofc*priceOne + o.ofBase - o.weight(o.of[ofc])
-	if !o.frac && ofc >= 20 {
-		// Long offsets cost decoding speed (btopt).
-		p += (ofc - 19) * 2 * priceOne
-	}
-	c := mlCode(mlBase)
-	p += int(zfmt.MLBits[c])*priceOne + o.mlBase - o.weight(o.ml[c])
-	// Fewer sequences decode faster.
-	return p + priceOne/5
-}
+// offPrice is the price of a match's offset value, and mlPrice of its
+// length: a match costs their sum.
+func (o *optStats) offPrice(offBase uint32) int { return int(o.ofP[bits.Len32(offBase)-1]) }
+
+func (o *optStats) mlPrice(length uint32) int { return int(o.mlP[mlCode(length-zfmt.MinMatch)]) }
 
 // update counts a sequence in the statistics.
 func (o *optStats) update(lits []byte, offBase, length uint32) {
@@ -432,9 +434,10 @@ func (e *Encoder) optimal(src []byte, start, end int, ultra bool) {
 			}
 			ll0 := o.llPrice(0)
 			for _, m := range ms[:nb] {
+				at := price(0) + o.offPrice(m.off) + ll0
 				for ; pos <= m.len; pos++ {
 					opt[pos].mlen, opt[pos].off, opt[pos].litlen = pos, m.off, 0
-					opt[pos].price = int32(price(0) + o.matchPrice(m.off, pos) + ll0)
+					opt[pos].price = int32(at + o.mlPrice(pos))
 				}
 			}
 			lastPos = pos - 1
@@ -490,9 +493,10 @@ func (e *Encoder) optimal(src []byte, start, end int, ultra bool) {
 				if i > 0 {
 					startML = ms[i-1].len + 1
 				}
+				at := base + o.offPrice(m.off)
 				for ml := m.len; ml >= startML; ml-- {
 					pos := cur + ml
-					pr := base + o.matchPrice(m.off, ml)
+					pr := at + o.mlPrice(ml)
 					if pos > lastPos || pr < price(pos) {
 						for lastPos < pos {
 							lastPos++
