@@ -88,10 +88,13 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		// A reload leaves at least 57 bits unread: enough for the
 		// offset's and the match length's extra bits (31+16 at most),
 		// then after another for the literal length's and the three
-		// states' (16+26).
+		// states' (16+26). Most sequences' extra bits are 31 or fewer
+		// in all, and need only the one reload, as in libzstd.
 		offset := int(ofe.baseline) + int(br.get(ofe.addBits))
 		mlen := int(mle.baseline) + int(br.get(mle.addBits))
-		br.reload()
+		if ofe.addBits+mle.addBits+lle.addBits > 57-26 {
+			br.reload()
+		}
 		llen := int(lle.baseline) + int(br.get(lle.addBits))
 		if i > 0 {
 			llState = uint32(lle.newState) + br.get(lle.nbBits)

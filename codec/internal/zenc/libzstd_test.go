@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"testing"
 )
@@ -23,7 +24,7 @@ func TestLibzstdDecodes(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var e Encoder
-	for _, level := range levels {
+	for _, level := range testLevels() {
 		for name, in := range inputs(t) {
 			frame, ok := encode(t, &e, in, level)
 			if !ok {
@@ -89,6 +90,9 @@ func TestLibzstdSizes(t *testing.T) {
 		src, ok := in[name]
 		if !ok {
 			t.Fatalf("%s names an input %q the test no longer has", goldenSizes, name)
+		}
+		if !slices.Contains(testLevels(), level) {
+			continue
 		}
 		frame, ok := encode(t, &e, src, level)
 		if !ok {

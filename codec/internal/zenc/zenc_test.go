@@ -13,8 +13,20 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// levels are the zstd levels C-Blosc2's clevels 1-8 map to.
+// levels are the zstd levels C-Blosc2's clevels map to (1-15, 22), and
+// two more of the optimal parser's.
 var levels = []int{1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 22}
+
+// testLevels are levels, or with -short (the race detector's and
+// qemu's runs, 20 times slower) one of each strategy at the test
+// inputs' sizes: fast, dfast, lazy2 and btlazy2 or lazy2, btopt, and
+// btultra2 with the block splitter.
+func testLevels() []int {
+	if testing.Short() {
+		return []int{1, 3, 9, 11, 13, 22}
+	}
+	return levels
+}
 
 // inputs are data of the kinds the codec sees: text, runs, shuffled
 // numbers, noise, and the sizes around the block and table limits.
@@ -98,7 +110,7 @@ func TestRoundTrip(t *testing.T) {
 	defer kd.Close()
 	var e Encoder
 	var d zdec.Decoder
-	for _, level := range levels {
+	for _, level := range testLevels() {
 		for name, in := range inputs(t) {
 			frame, ok := encode(t, &e, in, level)
 			if !ok {
