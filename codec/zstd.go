@@ -32,8 +32,9 @@ var zdecPool = sync.Pool{New: func() any { return new(zdec.Decoder) }}
 // times. One core, on C-Blosc2's blocks, zenc runs at 0.42-1.43 of
 // libzstd 1.5.6's speed at levels 1-15 (most levels and data 0.6-0.9;
 // README, Benchmarks); C-Blosc2's stream is slower than its codec,
-// building its super-chunk. Inputs over 128 MiB and dictionaries stay
-// with klauspost.
+// building its super-chunk. Dictionaries, inputs over 128 MiB and, at
+// clevel 9, blocks of 16 MiB or more (where zenc's tables would pass
+// 256 MB, as libzstd's do) stay with klauspost.
 //
 // Against klauspost's levels, the Go peers the automatic mode's tiers
 // are measured against: at levels 1 and 3 zenc is about as fast as
@@ -187,8 +188,8 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			case !errors.Is(err, zenc.ErrUnsupported):
 				return 0, fmt.Errorf("zstd: %w", err)
 			}
-			// Over 128 MiB: klauspost's frames (whose window is then
-			// not the whole block).
+			// Over 128 MiB, or clevel 9 from 16 MiB: klauspost's
+			// frames (whose window is then not the whole block).
 		}
 		var err error
 		if enc, err = zstdEncoder(clevel); err != nil {

@@ -29,6 +29,11 @@ const (
 	// maxInput keeps the frame's window (its content size, single
 	// segment) within what libzstd decodes by default, 2^27.
 	maxInput = 1 << 27
+	// maxTables bounds the match finder's tables (libzstd's sizes: at
+	// level 22, 256.5 MB for a 16 MiB input, 640 MB from 64 MiB on): a
+	// level asking more for its input is refused, and the caller's
+	// other encoder, of bounded memory, takes it.
+	maxTables = 1 << 28
 )
 
 // Encoder holds a match finder's tables and the entropy stage's scratch,
@@ -236,10 +241,12 @@ func paramsFor(level, n int) (params, bool) {
 
 // EncodeAll appends to dst one frame holding src, compressed at zstd
 // level level, and returns it. It returns ErrUnsupported for levels
-// outside 1-22 and for inputs over 128 MiB.
+// outside 1-22, for inputs over 128 MiB, and where the level's tables
+// for src would pass 256 MB (levels 21 and 22 over 16 MiB, level 22 at
+// 16 MiB).
 func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	p, ok := paramsFor(level, len(src))
-	if !ok || len(src) > maxInput {
+	if !ok || len(src) > maxInput || p.tableBytes() > maxTables {
 		return dst, ErrUnsupported
 	}
 	dst = frameHeader(dst, len(src))
@@ -274,6 +281,18 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		}
 	}
 	return dst, nil
+}
+
+// tableBytes is the size of the match finder's tables at p.
+func (p params) tableBytes() int {
+	n := 1 << p.hashLog
+	if p.strategy != stratFast {
+		n += 1 << p.chainLog
+	}
+	if p.strategy >= stratBtOpt && p.minMatch == 3 {
+		n += 1 << min(hash3MaxLog, p.windowLog)
+	}
+	return 4 * n
 }
 
 // resetTable returns t resized to n entries, all zero.

@@ -191,19 +191,23 @@ func FuzzRoundTrip(f *testing.F) {
 	})
 }
 
-// TestUnsupported: levels outside 1-22 and inputs over 128
-// MiB (a single-segment frame's window would pass libzstd's limit) are
-// refused with ErrUnsupported, dst untouched, for the caller's other
-// encoder.
+// TestUnsupported: levels outside 1-22, inputs over 128 MiB (a
+// single-segment frame's window would pass libzstd's limit) and levels
+// whose tables would pass 256 MB for the input (levels 21 and 22 over
+// 16 MiB, 22 at 16 MiB, neither at 8 MiB) are refused with ErrUnsupported, dst
+// untouched, for the caller's other encoder.
 func TestUnsupported(t *testing.T) {
 	var e Encoder
 	dst := []byte("dst")
 	for _, c := range []struct {
 		level, n int
-	}{{0, 10}, {-1, 10}, {23, 10}, {1, maxInput + 1}} {
+	}{{0, 10}, {-1, 10}, {23, 10}, {1, maxInput + 1}, {22, 16 << 20}, {21, 16<<20 + 1}} {
 		out, err := e.EncodeAll(dst, make([]byte, c.n), c.level)
 		if !errors.Is(err, ErrUnsupported) || string(out) != "dst" {
 			t.Errorf("level %d, %d bytes: %q, %v", c.level, c.n, out, err)
 		}
+	}
+	if p, _ := paramsFor(22, 8<<20); p.tableBytes() > maxTables {
+		t.Errorf("level 22 refuses 8 MiB: %d bytes of tables", p.tableBytes())
 	}
 }
