@@ -248,10 +248,7 @@ func (b *btFinder) insert(src []byte, ip, end int) int {
 	h := b.h.at(src, ip)
 	m := hash[h]
 	curr := uint32(ip) + base
-	btLow := uint32(0)
-	if btMask < curr {
-		btLow = curr - btMask
-	}
+	btLow := treeLow(curr, btMask)
 	w := newTreeWalk(curr, btMask)
 	matchEnd := curr + 9
 	best := 8
@@ -345,10 +342,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 	h := b.h.at(src, ip)
 	m := hash[h]
 	hash[h] = curr
-	btLow := uint32(0)
-	if btMask < curr {
-		btLow = curr - btMask
-	}
+	btLow := treeLow(curr, btMask)
 	w := newTreeWalk(curr, btMask)
 	matchEnd := curr + 9
 	for k := b.attempts; k > 0 && m >= base; k-- {

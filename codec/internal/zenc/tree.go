@@ -39,10 +39,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	}
 	h := f.h.at(src, ip)
 	curr := uint32(ip + treeBase)
-	btLow := uint32(0)
-	if btMask < curr {
-		btLow = curr - btMask
-	}
+	btLow := treeLow(curr, btMask)
 	unsortLimit := max(btLow, treeBase)
 	nbCompares := uint32(f.attempts)
 
@@ -118,6 +115,15 @@ func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow ui
 		}
 	}
 	w.close(chain)
+}
+
+// treeLow is the oldest index a tree of btMask+1 nodes still holds
+// below curr (0: all of them): the nodes' slots are a ring.
+func treeLow(curr, btMask uint32) uint32 {
+	if btMask < curr {
+		return curr - btMask
+	}
+	return 0
 }
 
 // treeWalk is a walk down a tree that inserts a position: the slots
