@@ -57,9 +57,13 @@ type optStats struct {
 	litSum, llSum, mlSum, ofSum     uint32
 	litBase, llBase, mlBase, ofBase int
 	frac                            bool // fractional weights (btultra and stronger)
-	// The prices of each literal and code, as setBases last computed
-	// them: the statistics change only between forward passes.
-	litP [256]int32
+	// The weights of each literal's and code's count, kept as the
+	// counts change, and the codes' prices as setBases last computed
+	// them (the statistics change only between forward passes).
+	wLit [256]int32
+	wLL  [36]int32
+	wML  [53]int32
+	wOF  [32]int32
 	llP  [36]int32
 	mlP  [53]int32
 	ofP  [32]int32
@@ -76,22 +80,35 @@ func (o *optStats) weight(stat uint32) int {
 	return hb*priceOne + int(s<<priceAccur>>hb)
 }
 
+// weighAll computes every count's weight.
+func (o *optStats) weighAll() {
+	for c, f := range o.lit {
+		o.wLit[c] = int32(o.weight(f))
+	}
+	for c, f := range o.ll {
+		o.wLL[c] = int32(o.weight(f))
+	}
+	for c, f := range o.ml {
+		o.wML[c] = int32(o.weight(f))
+	}
+	for c, f := range o.of {
+		o.wOF[c] = int32(o.weight(f))
+	}
+}
+
 func (o *optStats) setBases() {
 	o.litBase = o.weight(o.litSum)
 	o.llBase = o.weight(o.llSum)
 	o.mlBase = o.weight(o.mlSum)
 	o.ofBase = o.weight(o.ofSum)
-	for c, f := range o.lit {
-		o.litP[c] = int32(o.litBase - min(o.weight(f), o.litBase-priceOne))
+	for c, w := range o.wLL {
+		o.llP[c] = int32(int(zfmt.LLBits[c])*priceOne + o.llBase - int(w))
 	}
-	for c, f := range o.ll {
-		o.llP[c] = int32(int(zfmt.LLBits[c])*priceOne + o.llBase - o.weight(f))
+	for c, w := range o.wML {
+		o.mlP[c] = int32(int(zfmt.MLBits[c])*priceOne + o.mlBase - int(w))
 	}
-	for c, f := range o.ml {
-		o.mlP[c] = int32(int(zfmt.MLBits[c])*priceOne + o.mlBase - o.weight(f))
-	}
-	for c, f := range o.of {
-		p := c*priceOne + o.ofBase - o.weight(f)
+	for c, w := range o.wOF {
+		p := c*priceOne + o.ofBase - int(w)
 		if !o.frac && c >= 20 {
 			// Long offsets cost decoding speed (btopt).
 			p += (c - 19) * 2 * priceOne
@@ -136,6 +153,7 @@ func (o *optStats) rescale(b []byte) {
 		o.mlSum = scaleStats(o.ml[:], 11)
 		o.ofSum = scaleStats(o.of[:], 11)
 	}
+	o.weighAll()
 	o.setBases()
 }
 
@@ -173,7 +191,9 @@ func scaleStats(t []uint32, logTarget int) uint32 {
 }
 
 // litPrice is the price of literal c.
-func (o *optStats) litPrice(c byte) int { return int(o.litP[c]) }
+func (o *optStats) litPrice(c byte) int {
+	return o.litBase - min(int(o.wLit[c]), o.litBase-priceOne)
+}
 
 // llPrice is the price of a literal length.
 func (o *optStats) llPrice(n uint32) int {
@@ -194,13 +214,20 @@ func (o *optStats) mlPrice(length uint32) int { return int(o.mlP[mlCode(length-z
 func (o *optStats) update(lits []byte, offBase, length uint32) {
 	for _, c := range lits {
 		o.lit[c] += litFreqAdd
+		o.wLit[c] = int32(o.weight(o.lit[c]))
 	}
 	o.litSum += uint32(len(lits)) * litFreqAdd
-	o.ll[llCode(uint32(len(lits)))]++
+	c := llCode(uint32(len(lits)))
+	o.ll[c]++
+	o.wLL[c] = int32(o.weight(o.ll[c]))
 	o.llSum++
-	o.of[bits.Len32(offBase)-1]++
+	c = uint8(bits.Len32(offBase) - 1)
+	o.of[c]++
+	o.wOF[c] = int32(o.weight(o.of[c]))
 	o.ofSum++
-	o.ml[mlCode(length-zfmt.MinMatch)]++
+	c = mlCode(length - zfmt.MinMatch)
+	o.ml[c]++
+	o.wML[c] = int32(o.weight(o.ml[c]))
 	o.mlSum++
 }
 
