@@ -1,5 +1,7 @@
 package zenc
 
+import "github.com/blosc2go/blosc2/codec/internal/zfmt"
+
 // libzstd's block splitter (zstd_compress.c,
 // ZSTD_compressBlock_splitBlock_internal and ZSTD_deriveBlockSplits), on
 // by default for the btopt strategies and stronger with windows of
@@ -29,7 +31,7 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 	}
 	e.litAt = append(e.litAt, len(e.lits)) // the last part's literals run to the block's end
 	e.parts = e.parts[:0]
-	if len(seqs) > 4 {
+	if len(seqs) >= minSplitSeqs {
 		e.findSplits(0, len(seqs), e.partSize(0, len(seqs)))
 	}
 	e.parts = append(e.parts, len(seqs))
@@ -44,7 +46,7 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 		n := 0
 		for k := range part {
 			s := &part[k]
-			n += int(s.litLen + s.matchLen + 3)
+			n += int(s.litLen + s.matchLen + zfmt.MinMatch)
 			ll0 := s.litLen == 0
 			off := s.offset
 			if off <= 3 {
