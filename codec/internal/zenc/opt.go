@@ -408,6 +408,11 @@ func sameMin(src []byte, a, b, minMatch int) bool {
 // optimal appends the sequences of src[start:end] and their literals,
 // chosen by the optimal parser; ultra is optLevel 2 (btultra and
 // btultra2), else optLevel 0 (btopt).
+//
+// Loads stay within src (le.Load* does not check): the positions
+// searched, hashed and inserted are at most ilimit = end-8, matches are
+// counted up to end, and a repeat offset is tried only where it is at
+// most the position.
 func (e *Encoder) optimal(src []byte, start, end int, ultra bool) {
 	o, b := &e.stats, &e.bt
 	opt := e.optTable
