@@ -22,7 +22,8 @@ const (
 	priceAccur = 8       // prices are in 1/2^priceAccur bits
 	priceOne   = 1 << priceAccur
 	maxPrice   = 1 << 30
-	// predefMax: blocks this small are priced with fixed costs.
+	// predefMax: btultra2 parses a first block this small only once
+	// (libzstd prices it with fixed costs, and searches none of it).
 	predefMax  = 8
 	litFreqAdd = 2 // a literal counts this many times in the statistics
 	// hash3MaxLog bounds the table of 3-byte hashes (minimum match 3).
@@ -246,10 +247,8 @@ func newRep(r [3]uint32, offBase uint32, ll0 bool) [3]uint32 {
 		return r
 	case 1:
 		return [3]uint32{r[1], r[0], r[2]}
-	case 2:
-		return [3]uint32{r[2], r[0], r[1]}
 	}
-	return [3]uint32{r[0] - 1, r[0], r[1]}
+	return [3]uint32{repOffset(r, offBase, ll0), r[0], r[1]}
 }
 
 // btFinder is the binary tree of the optimal parser (ZSTD_insertBt1,
@@ -325,12 +324,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 		first = 1
 	}
 	for code := first; code < 3+first; code++ {
-		var off uint32
-		if code == 3 {
-			off = rep[0] - 1
-		} else {
-			off = rep[code]
-		}
+		off := repOffset(*rep, code-first+1, ll0)
 		// 1 <= off <= ip: within the frame.
 		if off-1 >= uint32(ip) || !sameMin(src, ip, ip-int(off), minMatch) {
 			continue
@@ -568,10 +562,8 @@ func (e *Encoder) optimal(src []byte, start, end int, ultra bool) {
 			stretchPos -= next.litlen + next.mlen
 		}
 		for _, s := range opt[storeStart : storeEnd+1] {
-			if s.mlen == 0 {
-				ip = anchor + int(s.litlen)
-				continue
-			}
+			// Every stretch here ends in a match: the walk stops
+			// before the first without one.
 			lits := src[anchor : anchor+int(s.litlen)]
 			o.update(lits, s.off, s.mlen)
 			e.lits = append(e.lits, lits...)

@@ -3,6 +3,7 @@ package zenc
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/blosc2go/blosc2/codec/internal/zdec"
@@ -95,19 +96,11 @@ func TestSplitRawPart(t *testing.T) {
 		t.Fatal(err)
 	}
 	types := blockTypes(t, frame)
-	raw := bytes.IndexByte(intsToBytes(types), 0)
-	if raw < 0 || raw == len(types)-1 || types[len(types)-1] != 2 {
+	raw := slices.Index(types, blockRaw)
+	if raw < 0 || raw == len(types)-1 || types[len(types)-1] != blockCompressed {
 		t.Fatalf("block types %v: want a raw part, then a compressed one", types)
 	}
 	decodeBoth(t, frame, src)
-}
-
-func intsToBytes(v []int) []byte {
-	b := make([]byte, len(v))
-	for i, x := range v {
-		b[i] = byte(x)
-	}
-	return b
 }
 
 // TestSplitBlocks: a block of two kinds of data (log lines, then

@@ -62,16 +62,12 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 			n = end - pos
 		}
 		b := src[pos : pos+n]
-		lastBit := uint32(0)
-		if last && lastPart {
-			lastBit = 1
-		}
 		var ok bool
 		if len(e.parts) > 1 && start > 0 && isRun(b) {
-			dst = append(appendUint24(dst, lastBit|1<<1|uint32(n)<<3), b[0])
+			dst = rleBlock(dst, b, last && lastPart)
 		} else {
 			var err error
-			if dst, ok, err = e.compressed(dst, b, part, e.lits[e.litAt[first]:e.litAt[next]], lastBit == 1); err != nil {
+			if dst, ok, err = e.compressed(dst, b, part, e.lits[e.litAt[first]:e.litAt[next]], last && lastPart); err != nil {
 				return dst, err
 			}
 		}

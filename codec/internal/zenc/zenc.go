@@ -323,14 +323,10 @@ func frameHeader(dst []byte, n int) []byte {
 // no larger, as libzstd decides.
 func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([]byte, error) {
 	b := src[start:end]
-	lastBit := uint32(0)
-	if last {
-		lastBit = 1
-	}
 	// Like libzstd, no frame starts with an RLE block: zstd 1.4.3 and
 	// older refuse one.
 	if start > 0 && isRun(b) {
-		return append(appendUint24(dst, lastBit|1<<1|uint32(len(b))<<3), b[0]), nil
+		return rleBlock(dst, b, last), nil
 	}
 	if cap(e.seqs) < len(b)/4+1 {
 		e.seqs = make([]seq, 0, len(b)/4+1)
@@ -372,10 +368,6 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 // lits, compressed, or raw where that saves less than minGain: then it
 // returns false.
 func (e *Encoder) compressed(dst, b []byte, seqs []seq, lits []byte, last bool) ([]byte, bool, error) {
-	lastBit := uint32(0)
-	if last {
-		lastBit = 1
-	}
 	at := len(dst)
 	dst = appendUint24(dst, 0)
 	dst = e.literals(dst, lits)
@@ -385,12 +377,34 @@ func (e *Encoder) compressed(dst, b []byte, seqs []seq, lits []byte, last bool) 
 	}
 	n := len(dst) - at - 3
 	if n >= len(b)-minGain(len(b), e.minGainLog) {
-		dst = appendUint24(dst[:at], lastBit|uint32(len(b))<<3)
+		dst = appendUint24(dst[:at], blockHeader(blockRaw, len(b), last))
 		return append(dst, b...), false, nil
 	}
-	v := lastBit | 2<<1 | uint32(n)<<3
+	v := blockHeader(blockCompressed, n, last)
 	dst[at], dst[at+1], dst[at+2] = byte(v), byte(v>>8), byte(v>>16)
 	return dst, true, nil
+}
+
+// Block types (RFC 8878, 3.1.1.2.2).
+const (
+	blockRaw = iota
+	blockRLE
+	blockCompressed
+)
+
+// blockHeader is the 3-byte header of a block of type typ and size n
+// (its content's, or for RLE its regenerated size).
+func blockHeader(typ, n int, last bool) uint32 {
+	v := uint32(typ<<1 | n<<3)
+	if last {
+		v |= 1
+	}
+	return v
+}
+
+// rleBlock appends an RLE block of b, one byte repeated.
+func rleBlock(dst, b []byte, last bool) []byte {
+	return append(appendUint24(dst, blockHeader(blockRLE, len(b), last)), b[0])
 }
 
 // store appends a sequence to the block's: lits, then length bytes
