@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 
+	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 )
 
@@ -73,35 +74,49 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	}
 	ll, of, ml := d.cur[zfmt.LL], d.cur[zfmt.OF], d.cur[zfmt.ML]
 
-	var br bitReader
-	if err := br.init(src, &d.pad); err != nil {
+	br, stream, lastBits, err := newBitReader(src, &d.pad)
+	if err != nil {
 		return 0, err
 	}
-	llState := br.get(ll.log)
-	ofState := br.get(of.log)
-	mlState := br.get(ml.log)
-	br.reload()
+	llState := br.peek(uint(ll.log))
+	br.bitsRead += uint(ll.log)
+	ofState := br.peek(uint(of.log))
+	br.bitsRead += uint(of.log)
+	mlState := br.peek(uint(ml.log))
+	br.bitsRead += uint(ml.log)
+	br = br.reloaded(stream)
+	// Two passes, as libzstd's and klauspost's decoders make: first the
+	// sequences' values, then their execution. Each loop keeps its state
+	// in registers, where one loop doing both spilled it on every
+	// sequence.
+	seqs := d.seqBuf(nb)
 	reps := d.reps
-	litPos := 0
-	for i := nb - 1; i >= 0; i-- {
+	for i := range seqs {
 		lle, ofe, mle := ll.entries[llState&stateMask], of.entries[ofState&stateMask], ml.entries[mlState&stateMask]
 		// A reload leaves at least 57 bits unread: enough for the
 		// offset's and the match length's extra bits (31+16 at most),
 		// then after another for the literal length's and the three
 		// states' (16+26). Most sequences' extra bits are 31 or fewer
 		// in all, and need only the one reload, as in libzstd.
-		offset := int(ofe.baseline) + int(br.get(ofe.addBits))
-		mlen := int(mle.baseline) + int(br.get(mle.addBits))
-		if ofe.addBits+mle.addBits+lle.addBits > 57-26 {
-			br.reload()
+		ofBits, mlBits, llBits := uint(ofe.addBits), uint(mle.addBits), uint(lle.addBits)
+		offset := ofe.baseline + br.peek(ofBits)
+		br.bitsRead += ofBits
+		mlen := mle.baseline + br.peek(mlBits)
+		br.bitsRead += mlBits
+		if ofBits+mlBits+llBits > 57-26 {
+			br = br.reloaded(stream)
 		}
-		llen := int(lle.baseline) + int(br.get(lle.addBits))
-		if i > 0 {
-			llState = uint32(lle.newState) + br.get(lle.nbBits)
-			mlState = uint32(mle.newState) + br.get(mle.nbBits)
-			ofState = uint32(ofe.newState) + br.get(ofe.nbBits)
+		llen := lle.baseline + br.peek(llBits)
+		br.bitsRead += llBits
+		if i < len(seqs)-1 {
+			llState = uint32(lle.newState) + br.peek(uint(lle.nbBits))
+			br.bitsRead += uint(lle.nbBits)
+			mlState = uint32(mle.newState) + br.peek(uint(mle.nbBits))
+			br.bitsRead += uint(mle.nbBits)
+			ofState = uint32(ofe.newState) + br.peek(uint(ofe.nbBits))
+			br.bitsRead += uint(ofe.nbBits)
 		}
-		br.reload()
+		br = br.reloaded(stream)
 		if br.bitsRead > 64 {
 			return 0, ErrCorrupt
 		}
@@ -109,7 +124,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		// The offset, or one of the three repeated ones.
 		if offset > 3 {
 			offset -= 3
-			reps[2], reps[1], reps[0] = reps[1], reps[0], offset
+			reps[2], reps[1], reps[0] = reps[1], reps[0], int(offset)
 		} else {
 			idx := offset - 1
 			if llen == 0 {
@@ -117,21 +132,29 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 			}
 			switch idx {
 			case 0:
-				offset = reps[0]
+				offset = uint32(reps[0])
 			case 1:
-				offset = reps[1]
-				reps[1], reps[0] = reps[0], offset
+				offset = uint32(reps[1])
+				reps[1], reps[0] = reps[0], int(offset)
 			default:
 				if idx == 3 {
-					offset = reps[0] - 1
+					offset = uint32(reps[0] - 1)
 				} else {
-					offset = reps[2]
+					offset = uint32(reps[2])
 				}
-				reps[2], reps[1], reps[0] = reps[1], reps[0], offset
+				reps[2], reps[1], reps[0] = reps[1], reps[0], int(offset)
 			}
 		}
+		seqs[i] = sequence{lit: llen, match: mlen, offset: offset}
+	}
+	if !br.done(lastBits) {
+		return 0, ErrCorrupt
+	}
 
-		// Execute: the literals, then the match.
+	// Execute: for each sequence its literals, then its match.
+	litPos := 0
+	for _, sq := range seqs {
+		llen, mlen, offset := int(sq.lit), int(sq.match), int(sq.offset)
 		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > d.window {
 			return 0, ErrCorrupt
 		}
@@ -148,9 +171,6 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		litPos += llen
 		out = copyMatch(dst, out, offset, mlen)
 	}
-	if !br.done() {
-		return 0, ErrCorrupt
-	}
 	d.reps = reps
 	rest := lits[litPos:]
 	if len(rest) > len(dst)-out {
@@ -159,97 +179,138 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	return out + copy(dst[out:], rest), nil
 }
 
+// sequence is a decoded sequence: its literal length, its match length
+// and its offset, repeat codes resolved.
+type sequence struct {
+	lit, match, offset uint32
+}
+
+// seqBuf returns d's sequence buffer of n sequences.
+func (d *Decoder) seqBuf(n int) []sequence {
+	if cap(d.seqs) < n {
+		d.seqs = make([]sequence, n, max(n, 1024))
+	}
+	return d.seqs[:n]
+}
+
 // stateMask keeps table lookups in bounds without a check: states are
 // below 1<<log by construction.
 const stateMask = 1<<maxFSELog - 1
 
 // copyMatch copies n bytes from offset bytes back to dst[out:] and
 // returns the position after them. A match longer than its offset
-// repeats its first offset bytes: each copy doubles what is there.
+// repeats its first offset bytes.
 func copyMatch(dst []byte, out, offset, n int) int {
-	from := out - offset
 	end := out + n
-	if n <= 64 && end+16 <= len(dst) {
-		// Short matches in whole words, the last one running up to 15
-		// bytes past the match, within dst, where later output lands:
-		// with an offset of 16 (8) or more each word read is already
-		// written. Longer ones go faster through copy.
-		switch {
-		case offset >= 16:
-			for ; out < end; out, from = out+16, from+16 {
-				*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+	if end+16 <= len(dst) {
+		// Words may run up to 15 bytes past the match, within dst,
+		// where later output lands.
+		if offset < 8 {
+			// The first 8 bytes one at a time; from there the pattern
+			// repeats at a distance of 8 or more (the smallest
+			// multiple of offset that is), so that each word read is
+			// already written, as in libzstd's ZSTD_overlapCopy8.
+			from := out - offset
+			for i := range 8 {
+				dst[out+i] = dst[from+i]
 			}
-			return end
-		case offset >= 8:
+			out += 8
+			if out >= end {
+				return end
+			}
+			offset = spreadDistance[offset&7]
+		}
+		if end-out <= 64 {
+			// Short matches in whole words: with an offset of 16 (8)
+			// or more each word read is already written. Longer ones
+			// go faster through copy.
+			from := out - offset
+			if offset >= 16 {
+				for ; out < end; out, from = out+16, from+16 {
+					*(*[16]byte)(dst[out:]) = *(*[16]byte)(dst[from:])
+				}
+				return end
+			}
 			for ; out < end; out, from = out+8, from+8 {
 				*(*[8]byte)(dst[out:]) = *(*[8]byte)(dst[from:])
 			}
 			return end
 		}
 	}
-	if offset >= n {
-		return out + copy(dst[out:out+n], dst[from:from+n])
+	from := out - offset
+	if offset >= end-out {
+		return out + copy(dst[out:end], dst[from:])
 	}
+	// Each copy doubles what is there.
 	for out < end {
 		out += copy(dst[out:end], dst[from:out])
 	}
 	return out
 }
 
+// spreadDistance is, for an offset under 8, the smallest multiple of it
+// that is 8 or more.
+var spreadDistance = [8]int{0, 8, 8, 9, 8, 10, 12, 14}
+
 // bitReader reads a sequences bitstream backwards, from its last byte,
-// as libzstd's BIT_DStream does: value is the 8 bytes at in[pos:], read
-// from the top, bitsRead of them consumed. Streams under 8 bytes are
-// read from a copy padded in front with zeros, and must end with
-// exactly their own bits read.
+// as libzstd's BIT_DStream does: value is the 8 bytes at in[pos:] of
+// the stream in its caller keeps, read from the top, bitsRead of them
+// consumed. Streams under 8 bytes are read from a copy padded in front
+// with zeros, and must end with exactly their own bits read.
+//
+// Its methods take and return it by value: a struct of three scalars
+// whose address is never taken lives in registers. With pointer methods,
+// or the stream as a field, it lived in memory, a load and a store on
+// every read (the shuffled timestamps' frames decoded 25% slower).
 type bitReader struct {
-	in       []byte
-	pos      int
 	value    uint64
-	bitsRead uint8
-	lastBits uint8 // bits of the stream in the first window: 64, or fewer for a short stream
+	pos      int
+	bitsRead uint
 }
 
-func (b *bitReader) init(in []byte, pad *[8]byte) error {
+// newBitReader returns the reader of in, the stream it reads (in, or
+// in padded), and the bits of the stream in its first window: 64, or
+// fewer for a short stream.
+func newBitReader(in []byte, pad *[8]byte) (bitReader, []byte, uint, error) {
 	if len(in) < 1 || in[len(in)-1] == 0 {
-		return ErrCorrupt
+		return bitReader{}, nil, 0, ErrCorrupt
 	}
 	last := in[len(in)-1]
-	b.lastBits = 64
+	lastBits := uint(64)
 	if len(in) < 8 {
 		*pad = [8]byte{}
 		copy(pad[8-len(in):], in)
-		b.lastBits = uint8(8 * len(in))
+		lastBits = uint(8 * len(in))
 		in = pad[:]
 	}
-	b.in, b.pos = in, len(in)-8
-	b.value = binary.LittleEndian.Uint64(in[b.pos:])
+	pos := len(in) - 8
 	// Skip the padding: the last byte's zeros above its highest set
 	// bit, and that bit.
-	b.bitsRead = uint8(9 - bits.Len8(last))
-	return nil
+	return bitReader{value: binary.LittleEndian.Uint64(in[pos:]), pos: pos, bitsRead: uint(9 - bits.Len8(last))}, in, lastBits, nil
 }
 
-// get returns the next n bits (n ≤ 56, and no more than the reload
-// left).
-func (b *bitReader) get(n uint8) uint32 {
-	v := b.value << (b.bitsRead & 63) >> 1 >> (63 - n)
-	b.bitsRead += n
-	return uint32(v)
+// peek returns the next n bits (n ≤ 56, and no more than the reload
+// left); the caller adds n to bitsRead.
+func (b bitReader) peek(n uint) uint32 {
+	return uint32(b.value << (b.bitsRead & 63) >> 1 >> ((63 - n) & 63))
 }
 
-// reload moves the window back over the whole bytes read, so that at
-// least 57 bits are unread where the stream has them.
-func (b *bitReader) reload() {
+// reloaded returns b with its window moved back over the whole bytes
+// read of its stream in, so that at least 57 bits are unread where the
+// stream has them.
+func (b bitReader) reloaded(in []byte) bitReader {
 	if b.bitsRead > 64 {
-		return // overread: done reports it
+		return b // overread: done reports it
 	}
 	n := min(int(b.bitsRead>>3), b.pos)
 	b.pos -= n
-	b.bitsRead -= uint8(8 * n)
-	b.value = binary.LittleEndian.Uint64(b.in[b.pos:])
+	b.bitsRead -= uint(8 * n)
+	// In bounds: pos starts at len(in)-8 and only goes down, to 0.
+	b.value = le.Load64(in, b.pos)
+	return b
 }
 
 // done reports whether exactly the stream's bits were read.
-func (b *bitReader) done() bool {
-	return b.pos == 0 && b.bitsRead == b.lastBits
+func (b bitReader) done(lastBits uint) bool {
+	return b.pos == 0 && b.bitsRead == lastBits
 }

@@ -46,6 +46,7 @@ type Decoder struct {
 	reps    [3]int
 	window  int // the frame's window: how far back a match may reach
 	lits    []byte
+	seqs    []sequence
 	normBuf [64]int16
 	pad     [8]byte // a short sequences bitstream, padded to a word
 }

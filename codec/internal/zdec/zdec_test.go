@@ -125,3 +125,33 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// TestCopyMatch: copyMatch writes what copying a byte at a time from
+// offset bytes back writes (LZ77's definition of an overlapping match),
+// for every offset up to 40 and length up to 200, with the 16 bytes of
+// slack its word copies use and without, and leaves the output before
+// the match alone.
+func TestCopyMatch(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for offset := 1; offset <= 40; offset++ {
+		for n := 0; n <= 200; n++ {
+			for _, slack := range []int{0, 5, 16, 40} {
+				out := 50
+				dst := make([]byte, out+n+slack)
+				for i := range out {
+					dst[i] = byte(r.Uint32())
+				}
+				want := bytes.Clone(dst)
+				for i := range n {
+					want[out+i] = want[out+i-offset]
+				}
+				if got := copyMatch(dst, out, offset, n); got != out+n {
+					t.Fatalf("offset %d, length %d, slack %d: returned %d, want %d", offset, n, slack, got, out+n)
+				}
+				if !bytes.Equal(dst[:out+n], want[:out+n]) {
+					t.Fatalf("offset %d, length %d, slack %d: wrong bytes", offset, n, slack)
+				}
+			}
+		}
+	}
+}
