@@ -10,13 +10,20 @@ import (
 // fseEntry is one state of a sequence symbol's FSE decoding table, with
 // the symbol's baseline and extra-bit count folded in: the state reads
 // nbBits bits to find the next state (newState + those bits), and the
-// symbol is baseline plus addBits extra bits.
-type fseEntry struct {
-	baseline uint32
-	newState uint16
-	nbBits   uint8
-	addBits  uint8
+// symbol is baseline plus addBits extra bits. The four are packed in one
+// word, read with one load, as libzstd's ZSTD_seqSymbol is: the decoder
+// keeps three entries in registers where a struct's fields were each
+// loaded through a pointer kept on the stack.
+type fseEntry uint64
+
+func newFSEEntry(baseline uint32, newState uint16, nbBits, addBits uint8) fseEntry {
+	return fseEntry(uint64(baseline) | uint64(newState)<<32 | uint64(nbBits)<<48 | uint64(addBits)<<56)
 }
+
+func (e fseEntry) baseline() uint32 { return uint32(e) }
+func (e fseEntry) newState() uint32 { return uint32(e>>32) & 0xFFFF }
+func (e fseEntry) nbBits() uint     { return uint(e>>48) & 0xFF }
+func (e fseEntry) addBits() uint    { return uint(e >> 56) }
 
 // fseTable is a decoding table of 1<<log states.
 type fseTable struct {
@@ -47,7 +54,7 @@ func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 		next[s]++
 		nb := log - uint8(bits.Len16(x)-1)
 		base, add := zfmt.SymbolValue(kind, int(s))
-		t.entries[i] = fseEntry{baseline: base, newState: uint16(int(x)<<nb - size), nbBits: nb, addBits: add}
+		t.entries[i] = newFSEEntry(base, uint16(int(x)<<nb-size), nb, add)
 	}
 	return nil
 }
@@ -56,7 +63,7 @@ func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 func (t *fseTable) buildRLE(kind int, s int) {
 	base, add := zfmt.SymbolValue(kind, s)
 	t.log = 0
-	t.entries[0] = fseEntry{baseline: base, addBits: add}
+	t.entries[0] = newFSEEntry(base, 0, 0, add)
 }
 
 // readNCount reads an FSE table description (RFC 8878, 4.1.1) of at most

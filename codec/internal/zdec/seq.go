@@ -90,7 +90,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	// in registers, where one loop doing both spilled it on every
 	// sequence.
 	seqs := d.seqBuf(nb)
-	reps := d.reps
+	rep0, rep1, rep2 := d.reps[0], d.reps[1], d.reps[2]
 	for i := range seqs {
 		lle, ofe, mle := ll.entries[llState&stateMask], of.entries[ofState&stateMask], ml.entries[mlState&stateMask]
 		// A reload leaves at least 57 bits unread: enough for the
@@ -98,23 +98,23 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		// then after another for the literal length's and the three
 		// states' (16+26). Most sequences' extra bits are 31 or fewer
 		// in all, and need only the one reload, as in libzstd.
-		ofBits, mlBits, llBits := uint(ofe.addBits), uint(mle.addBits), uint(lle.addBits)
-		offset := ofe.baseline + br.peek(ofBits)
+		ofBits, mlBits, llBits := ofe.addBits(), mle.addBits(), lle.addBits()
+		offset := ofe.baseline() + br.peek(ofBits)
 		br.bitsRead += ofBits
-		mlen := mle.baseline + br.peek(mlBits)
+		mlen := mle.baseline() + br.peek(mlBits)
 		br.bitsRead += mlBits
 		if ofBits+mlBits+llBits > 57-26 {
 			br = br.reloaded(stream)
 		}
-		llen := lle.baseline + br.peek(llBits)
+		llen := lle.baseline() + br.peek(llBits)
 		br.bitsRead += llBits
 		if i < len(seqs)-1 {
-			llState = uint32(lle.newState) + br.peek(uint(lle.nbBits))
-			br.bitsRead += uint(lle.nbBits)
-			mlState = uint32(mle.newState) + br.peek(uint(mle.nbBits))
-			br.bitsRead += uint(mle.nbBits)
-			ofState = uint32(ofe.newState) + br.peek(uint(ofe.nbBits))
-			br.bitsRead += uint(ofe.nbBits)
+			llState = lle.newState() + br.peek(lle.nbBits())
+			br.bitsRead += lle.nbBits()
+			mlState = mle.newState() + br.peek(mle.nbBits())
+			br.bitsRead += mle.nbBits()
+			ofState = ofe.newState() + br.peek(ofe.nbBits())
+			br.bitsRead += ofe.nbBits()
 		}
 		br = br.reloaded(stream)
 		if br.bitsRead > 64 {
@@ -124,7 +124,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		// The offset, or one of the three repeated ones.
 		if offset > 3 {
 			offset -= 3
-			reps[2], reps[1], reps[0] = reps[1], reps[0], int(offset)
+			rep2, rep1, rep0 = rep1, rep0, int(offset)
 		} else {
 			idx := offset - 1
 			if llen == 0 {
@@ -132,17 +132,17 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 			}
 			switch idx {
 			case 0:
-				offset = uint32(reps[0])
+				offset = uint32(rep0)
 			case 1:
-				offset = uint32(reps[1])
-				reps[1], reps[0] = reps[0], int(offset)
+				offset = uint32(rep1)
+				rep1, rep0 = rep0, int(offset)
 			default:
 				if idx == 3 {
-					offset = uint32(reps[0] - 1)
+					offset = uint32(rep0 - 1)
 				} else {
-					offset = uint32(reps[2])
+					offset = uint32(rep2)
 				}
-				reps[2], reps[1], reps[0] = reps[1], reps[0], int(offset)
+				rep2, rep1, rep0 = rep1, rep0, int(offset)
 			}
 		}
 		seqs[i] = sequence{lit: llen, match: mlen, offset: offset}
@@ -151,12 +151,36 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		return 0, ErrCorrupt
 	}
 
-	// Execute: for each sequence its literals, then its match.
-	litPos := 0
+	out, litPos, err := execute(dst, start, out, lits, seqs, d.window)
+	if err != nil {
+		return 0, err
+	}
+	d.reps = [3]int{rep0, rep1, rep2}
+	rest := lits[litPos:]
+	if len(rest) > len(dst)-out {
+		return 0, ErrCorrupt
+	}
+	return out + copy(dst[out:], rest), nil
+}
+
+// execute runs seqs into dst at out (the frame's output starting at
+// start, matches reaching at most window back): for each sequence its
+// literals from lits, then its match. It returns the new position and
+// the literals used. executeFast runs the sequences far enough from
+// the buffers' ends, as many as it can; this loop, its twin, the rest.
+func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window int) (int, int, error) {
+	c := execContext{out: out, start: start, window: window}
+	if len(seqs) > 0 && len(dst) > 0 && len(lits) > 0 {
+		c.seqs, c.nseqs = &seqs[0], len(seqs)
+		c.dst, c.dstLen = &dst[0], len(dst)
+		c.lits, c.litsLen = &lits[0], len(lits)
+		seqs = seqs[fastExecute(&c):]
+	}
+	out, litPos := c.out, c.litPos
 	for _, sq := range seqs {
 		llen, mlen, offset := int(sq.lit), int(sq.match), int(sq.offset)
-		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > d.window {
-			return 0, ErrCorrupt
+		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > window {
+			return 0, 0, ErrCorrupt
 		}
 		if litPos+llen+16 <= len(lits) && out+llen+16 <= len(dst) {
 			// The literals 16 bytes at a time: what lands past them
@@ -171,12 +195,28 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		litPos += llen
 		out = copyMatch(dst, out, offset, mlen)
 	}
-	d.reps = reps
-	rest := lits[litPos:]
-	if len(rest) > len(dst)-out {
-		return 0, ErrCorrupt
-	}
-	return out + copy(dst[out:], rest), nil
+	return out, litPos, nil
+}
+
+// fastExecute is executeFast; tests set it to a function that executes
+// nothing, to compare the assembly with its twin.
+var fastExecute = executeFast
+
+// execContext is what executeFast reads, and advances: the sequences
+// (nseqs at seqs), the output buffer (dstLen bytes at dst, the frame's
+// output from start, written up to out), the literals (litsLen bytes
+// at lits, used up to litPos) and the window.
+type execContext struct {
+	seqs    *sequence
+	nseqs   int
+	dst     *byte
+	dstLen  int
+	out     int
+	lits    *byte
+	litsLen int
+	litPos  int
+	start   int
+	window  int
 }
 
 // sequence is a decoded sequence: its literal length, its match length

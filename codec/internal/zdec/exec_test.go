@@ -1,0 +1,75 @@
+package zdec
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+)
+
+// FuzzExecute: executeFast followed by execute's loop writes the same
+// bytes, ends at the same positions and rejects the same sequences as
+// the loop alone, and writes nothing outside the output buffer.
+func FuzzExecute(f *testing.F) {
+	f.Add([]byte("\x00\x10\x00\x04\x20\x05\x03\x01\x01\x02\x10\x07\x08\x09\x30\x11\x01\x00"), uint16(2000), uint16(0), uint16(3), uint16(0))
+	f.Add(bytes.Repeat([]byte{1, 40, 3, 200, 2}, 60), uint16(30000), uint16(100), uint16(0), uint16(20))
+	f.Add(bytes.Repeat([]byte{17, 0, 250, 16, 9}, 80), uint16(9000), uint16(0), uint16(60), uint16(9))
+	f.Fuzz(func(t *testing.T, spec []byte, dstLen, out, start, window uint16) {
+		// Each 5 bytes of spec are a sequence: a literal length, a
+		// match length and an offset (small ones often, to reach the
+		// spread and the 8-byte copies).
+		var seqs []sequence
+		litsLen := 0
+		for i := 0; i+5 <= len(spec) && len(seqs) < 2000; i += 5 {
+			llen := uint32(spec[i] % 48)
+			mlen := 3 + uint32(binary.LittleEndian.Uint16(spec[i+1:]))%400
+			offset := uint32(binary.LittleEndian.Uint16(spec[i+3:]))
+			if offset&0x8000 == 0 {
+				offset %= 40
+			} else {
+				offset &= 0x7FFF
+			}
+			seqs = append(seqs, sequence{lit: llen, match: mlen, offset: offset})
+			litsLen += int(llen)
+		}
+		// Up to 16 literals fewer than the sequences use, or more.
+		litsLen = max(0, litsLen+int(out%64)-16)
+		lits := make([]byte, litsLen)
+		for i := range lits {
+			lits[i] = byte(i*7 + 1)
+		}
+		n := int(dstLen)
+		o, st := min(int(out), n), min(int(start), int(out), n)
+		const guard = 64
+		run := func(fast func(*execContext) int) ([]byte, int, int, error) {
+			buf := make([]byte, n+2*guard)
+			for i := range buf {
+				buf[i] = 0xA5
+			}
+			dst := buf[guard : guard+n : guard+n]
+			for i := range o {
+				dst[i] = byte(i * 13)
+			}
+			saved := fastExecute
+			fastExecute = fast
+			defer func() { fastExecute = saved }()
+			end, litPos, err := execute(dst, st, o, lits, seqs, 1+int(window))
+			for i := range guard {
+				if buf[i] != 0xA5 || buf[guard+n+i] != 0xA5 {
+					t.Fatalf("a write outside the output buffer")
+				}
+			}
+			if err != nil {
+				return nil, 0, 0, err
+			}
+			return dst[:end], end, litPos, nil
+		}
+		want, wantEnd, wantLit, wantErr := run(func(*execContext) int { return 0 })
+		got, gotEnd, gotLit, gotErr := run(executeFast)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("error %v, its twin's %v", gotErr, wantErr)
+		}
+		if gotEnd != wantEnd || gotLit != wantLit || !bytes.Equal(got, want) {
+			t.Fatalf("ends at %d with %d literals used, its twin at %d with %d; same bytes: %v", gotEnd, gotLit, wantEnd, wantLit, bytes.Equal(got, want))
+		}
+	})
+}
