@@ -159,3 +159,209 @@ done:
 	DIVQ CX
 	MOVQ AX, ret+8(FP)
 	RET
+
+// PEEK(entry, shift, dst): dst = the next entry>>shift&0xFF bits...
+// The extra bits of an entry (its top byte) or its state bits (the byte
+// at 48) are read from the top of R8 past the R9 bits read: R8<<R9>>1
+// then right by 63-n, which reads nothing for n = 0.
+#define READ_BITS(n, dst) \
+	SHLXQ R9, R8, dst \
+	SHRQ  $1, dst     \
+	ADDQ  n, R9       \
+	XORQ  $63, n      \
+	SHRXQ n, dst, dst
+
+// RELOAD moves R10 back over the whole bytes read (not before the
+// stream's start) and reads the word there, unless the stream is
+// overread (R9 > 64).
+#define RELOAD(skip) \
+	CMPQ    R9, $64                          \
+	JHI     skip                             \
+	MOVQ    R9, CX                           \
+	SHRQ    $3, CX                           \
+	MOVQ    R10, R14                         \
+	SUBQ    decodeContext_stream(DI), R14    \
+	CMPQ    CX, R14                          \
+	CMOVQHI R14, CX                          \
+	SUBQ    CX, R10                          \
+	SHLQ    $3, CX                           \
+	SUBQ    CX, R9                           \
+	MOVQ    (R10), R8                        \
+skip:
+
+// func decodeFastBMI2(c *decodeContext) int
+//
+// The contract is decodeFast's. Registers:
+//   DI  c                  SI  the next sequence to fill
+//   R8  the stream's word  R9  its bits read  R10 its position (a pointer)
+//   R11, R12, R13  the literal length's, match length's and offset's states
+//   AX, BX, DX  their entries; CX, R14 scratch
+// The tables, the repeated offsets and the sequences' end stay in c.
+TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), DI
+	MOVQ decodeContext_seqs(DI), SI
+	MOVQ decodeContext_nseqs(DI), CX
+	LEAQ (CX)(CX*2), CX
+	LEAQ (SI)(CX*4), CX
+	MOVQ CX, decodeContext_end(DI)
+	SUBQ $12, CX
+	MOVQ CX, decodeContext_last(DI)
+	MOVQ decodeContext_value(DI), R8
+	MOVQ decodeContext_bitsRead(DI), R9
+	MOVQ decodeContext_pos(DI), R10
+	ADDQ decodeContext_stream(DI), R10
+	MOVQ decodeContext_llState(DI), R11
+	MOVQ decodeContext_mlState(DI), R12
+	MOVQ decodeContext_ofState(DI), R13
+	CMPQ SI, decodeContext_end(DI)
+	JAE  done
+
+loop:
+	ANDQ $511, R11
+	ANDQ $511, R12
+	ANDQ $511, R13
+	MOVQ decodeContext_llTable(DI), CX
+	MOVQ (CX)(R11*8), AX
+	MOVQ decodeContext_mlTable(DI), CX
+	MOVQ (CX)(R12*8), BX
+	MOVQ decodeContext_ofTable(DI), CX
+	MOVQ (CX)(R13*8), DX
+
+	// The offset's code, then the match length.
+	MOVQ DX, CX
+	SHRQ $56, CX
+	READ_BITS(CX, R14)
+	ADDL DX, R14
+	MOVL R14, 8(SI)
+	MOVQ BX, CX
+	SHRQ $56, CX
+	READ_BITS(CX, R14)
+	ADDL BX, R14
+	MOVL R14, 4(SI)
+
+	// Another reload when the three's extra bits pass 31.
+	MOVQ DX, CX
+	SHRQ $56, CX
+	MOVQ BX, R14
+	SHRQ $56, R14
+	ADDQ R14, CX
+	MOVQ AX, R14
+	SHRQ $56, R14
+	ADDQ R14, CX
+	CMPQ CX, $31
+	JLS  literalLength
+	RELOAD(reloaded1)
+
+literalLength:
+	MOVQ AX, CX
+	SHRQ $56, CX
+	READ_BITS(CX, R14)
+	ADDL AX, R14
+	MOVL R14, 0(SI)
+
+	// The next states, but after the last sequence.
+	CMPQ SI, decodeContext_last(DI)
+	JEQ  statesDone
+	MOVQ AX, CX
+	SHRQ $48, CX
+	ANDQ $0xFF, CX
+	READ_BITS(CX, R14)
+	MOVQ AX, R11
+	SHRQ $32, R11
+	MOVWQZX R11, R11
+	ADDQ R14, R11
+	MOVQ BX, CX
+	SHRQ $48, CX
+	ANDQ $0xFF, CX
+	READ_BITS(CX, R14)
+	MOVQ BX, R12
+	SHRQ $32, R12
+	MOVWQZX R12, R12
+	ADDQ R14, R12
+	MOVQ DX, CX
+	SHRQ $48, CX
+	ANDQ $0xFF, CX
+	READ_BITS(CX, R14)
+	MOVQ DX, R13
+	SHRQ $32, R13
+	MOVWQZX R13, R13
+	ADDQ R14, R13
+
+statesDone:
+	RELOAD(reloaded2)
+	CMPQ R9, $64
+	JHI  done // overread: the loop reports it
+
+	// The offset, or one of the three repeated ones (32-bit, as the
+	// loop's uint32 offsets).
+	MOVL 8(SI), CX
+	CMPL CX, $3
+	JLS  repeat
+	SUBL $3, CX
+	JMP  shift3
+
+repeat:
+	// idx = code-1, +1 when there are no literals.
+	DECL CX
+	MOVL 0(SI), R14
+	TESTL R14, R14
+	JNZ  indexed
+	INCL CX
+
+indexed:
+	TESTL CX, CX
+	JNZ  notRep0
+	MOVQ decodeContext_rep0(DI), CX
+	MOVL CX, 8(SI)
+	JMP  next
+
+notRep0:
+	CMPL CX, $1
+	JNE  notRep1
+	MOVQ decodeContext_rep1(DI), CX
+	MOVQ decodeContext_rep0(DI), R14
+	MOVQ R14, decodeContext_rep1(DI)
+	MOVL CX, CX
+	MOVQ CX, decodeContext_rep0(DI)
+	MOVL CX, 8(SI)
+	JMP  next
+
+notRep1:
+	CMPL CX, $3
+	JNE  rep2
+	MOVQ decodeContext_rep0(DI), CX
+	DECL CX
+	JMP  shift3
+
+rep2:
+	MOVQ decodeContext_rep2(DI), CX
+
+shift3:
+	MOVL CX, CX
+	MOVQ decodeContext_rep1(DI), R14
+	MOVQ R14, decodeContext_rep2(DI)
+	MOVQ decodeContext_rep0(DI), R14
+	MOVQ R14, decodeContext_rep1(DI)
+	MOVQ CX, decodeContext_rep0(DI)
+	MOVL CX, 8(SI)
+
+next:
+	ADDQ $12, SI
+	CMPQ SI, decodeContext_end(DI)
+	JCS  loop
+
+done:
+	MOVQ R8, decodeContext_value(DI)
+	MOVQ R9, decodeContext_bitsRead(DI)
+	SUBQ decodeContext_stream(DI), R10
+	MOVQ R10, decodeContext_pos(DI)
+	MOVQ R11, decodeContext_llState(DI)
+	MOVQ R12, decodeContext_mlState(DI)
+	MOVQ R13, decodeContext_ofState(DI)
+	SUBQ decodeContext_seqs(DI), SI
+	MOVQ SI, AX
+	MOVQ $12, CX
+	XORQ DX, DX
+	DIVQ CX
+	MOVQ AX, ret+8(FP)
+	RET

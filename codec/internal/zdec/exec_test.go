@@ -3,7 +3,10 @@ package zdec
 import (
 	"bytes"
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/blosc2go/blosc2/codec/internal/zenc"
 )
 
 // FuzzExecute: executeFast followed by execute's loop writes the same
@@ -72,4 +75,84 @@ func FuzzExecute(f *testing.F) {
 			t.Fatalf("ends at %d with %d literals used, its twin at %d with %d; same bytes: %v", gotEnd, gotLit, wantEnd, wantLit, bytes.Equal(got, want))
 		}
 	})
+}
+
+// FuzzDecodeSequences: zenc's frames of the input, at levels 1-4, and
+// those frames with a byte changed, decode to the same output (the
+// input, for the frames as written) and the same verdict with
+// decodeFast as with the sequences loop alone.
+func FuzzDecodeSequences(f *testing.F) {
+	for name, in := range inputs() {
+		if len(in) > 4000 {
+			in = in[len(in)/2 : len(in)/2+4000]
+		}
+		f.Add(in, byte(len(name)), uint32(0))
+		f.Add(in, byte(3*len(name)), uint32(len(name))<<24|uint32(len(in)))
+	}
+	var e zenc.Encoder
+	f.Fuzz(func(t *testing.T, in []byte, level byte, change uint32) {
+		in = in[:min(len(in), 1<<13)]
+		frame, err := e.EncodeAll(nil, in, 1+int(level)%4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if change != 0 {
+			frame[int(change&0xFFFFFF)%len(frame)] ^= byte(change>>24) | 1
+		}
+		run := func(fast func(*decodeContext) int) ([]byte, error) {
+			saved := fastDecode
+			fastDecode = fast
+			defer func() { fastDecode = saved }()
+			var d Decoder
+			dst := make([]byte, len(in))
+			return dst, d.DecodeAll(dst, frame)
+		}
+		want, wantErr := run(func(*decodeContext) int { return 0 })
+		got, gotErr := run(decodeFast)
+		if (wantErr == nil) != (gotErr == nil) {
+			t.Fatalf("error %v, its twin's %v", gotErr, wantErr)
+		}
+		if wantErr == nil && !bytes.Equal(got, want) {
+			t.Fatalf("output differs from its twin's")
+		}
+		if change == 0 && (gotErr != nil || !bytes.Equal(got, in)) {
+			t.Fatalf("frame of level %d: %v, or not the input", 1+int(level)%4, gotErr)
+		}
+	})
+}
+
+// TestDecodeFastLongSequences: sequences whose extra bits pass 57 with
+// the states' (runs of 20 KB of literals, offsets of 1.5 MB, matches of
+// 10 KB, four to a block), which need the reload between their reads,
+// decode to the input with decodeFast and without.
+func TestDecodeFastLongSequences(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	noise := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	base := noise(3 << 19)
+	in := bytes.Clone(base)
+	for off := 0; off+10000 <= len(base); off += 10000 {
+		in = append(append(in, noise(20000)...), base[off:off+10000]...)
+	}
+	var e zenc.Encoder
+	frame, err := e.EncodeAll(nil, in, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fast := range []func(*decodeContext) int{decodeFast, func(*decodeContext) int { return 0 }} {
+		saved := fastDecode
+		fastDecode = fast
+		var d Decoder
+		out := make([]byte, len(in))
+		err := d.DecodeAll(out, frame)
+		fastDecode = saved
+		if err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("%v, or not the input", err)
+		}
+	}
 }

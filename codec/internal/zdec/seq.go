@@ -90,8 +90,18 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	// in registers, where one loop doing both spilled it on every
 	// sequence.
 	seqs := d.seqBuf(nb)
-	rep0, rep1, rep2 := d.reps[0], d.reps[1], d.reps[2]
-	for i := range seqs {
+	dc := decodeContext{
+		llTable: &ll.entries[0], mlTable: &ml.entries[0], ofTable: &of.entries[0],
+		seqs: &seqs[0], nseqs: len(seqs), stream: &stream[0],
+		value: br.value, pos: br.pos, bitsRead: br.bitsRead,
+		llState: uint(llState), mlState: uint(mlState), ofState: uint(ofState),
+		rep0: d.reps[0], rep1: d.reps[1], rep2: d.reps[2],
+	}
+	first := fastDecode(&dc)
+	br = bitReader{value: dc.value, pos: dc.pos, bitsRead: dc.bitsRead}
+	llState, mlState, ofState = uint32(dc.llState), uint32(dc.mlState), uint32(dc.ofState)
+	rep0, rep1, rep2 := dc.rep0, dc.rep1, dc.rep2
+	for i := first; i < len(seqs); i++ {
 		lle, ofe, mle := ll.entries[llState&stateMask], of.entries[ofState&stateMask], ml.entries[mlState&stateMask]
 		// A reload leaves at least 57 bits unread: enough for the
 		// offset's and the match length's extra bits (31+16 at most),
@@ -217,6 +227,27 @@ type execContext struct {
 	litPos  int
 	start   int
 	window  int
+}
+
+// fastDecode is decodeFast; tests set it to a function that decodes
+// nothing, to compare the assembly with its twin.
+var fastDecode = decodeFast
+
+// decodeContext is what decodeFast reads, and advances: the three
+// tables' entries, the sequences to fill (nseqs at seqs), the stream and
+// the bit reader's state in it, the three states and the repeated
+// offsets. end and last are decodeFast's own.
+type decodeContext struct {
+	llTable, mlTable, ofTable *fseEntry
+	seqs                      *sequence
+	nseqs                     int
+	stream                    *byte
+	value                     uint64
+	pos                       int
+	bitsRead                  uint
+	llState, mlState, ofState uint
+	rep0, rep1, rep2          int
+	end, last                 uintptr
 }
 
 // sequence is a decoded sequence: its literal length, its match length
