@@ -39,7 +39,7 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 	// (cRep) after a part written raw: a repeat code they resolve
 	// differently becomes its offset.
 	dRep, cRep := reps, reps
-	first, pos := 0, start
+	first, pos, litStart := 0, start, 0
 	for i, next := range e.parts {
 		part := seqs[first:next]
 		dBefore := dRep
@@ -67,7 +67,10 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 			dst = rleBlock(dst, b, last && lastPart)
 		} else {
 			var err error
-			if dst, ok, err = e.compressed(dst, b, part, e.lits[e.litAt[first]:e.litAt[next]], last && lastPart); err != nil {
+			// A part's literals run from the previous part's end
+			// (from the block's first literal, not litAt[0], which is
+			// the end when there are no sequences).
+			if dst, ok, err = e.compressed(dst, b, part, e.lits[litStart:e.litAt[next]], last && lastPart); err != nil {
 				return dst, err
 			}
 		}
@@ -75,7 +78,7 @@ func (e *Encoder) splitBlock(dst, src []byte, start, end int, reps [3]uint32, la
 			// Raw or RLE: the decoder's repeat offsets are as before it.
 			dRep = dBefore
 		}
-		first, pos = next, pos+n
+		first, pos, litStart = next, pos+n, e.litAt[next]
 	}
 	e.reps = dRep
 	return dst, nil

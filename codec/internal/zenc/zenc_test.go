@@ -43,6 +43,22 @@ func inputs(t testing.TB) map[string][]byte {
 		noise[i] = byte(r.Uint32())
 	}
 	m["noise"] = noise
+	// A block the size of C-Blosc2's largest with no 4 bytes twice:
+	// levels 13-22 parse it with the optimal parser and its splitter,
+	// and at level 13 (minimum match 4) find no sequence in it.
+	// (Its own generator: the other inputs stay as they were.)
+	ru := rand.New(rand.NewPCG(3, 4))
+	unique := make([]byte, 3, 128<<10)
+	seen := map[uint32]bool{}
+	for len(unique) < cap(unique) {
+		b, n := byte(ru.Uint32()), len(unique)
+		w := uint32(unique[n-3]) | uint32(unique[n-2])<<8 | uint32(unique[n-1])<<16 | uint32(b)<<24
+		if !seen[w] {
+			seen[w] = true
+			unique = append(unique, b)
+		}
+	}
+	m["unique131072"] = unique
 	var text bytes.Buffer
 	words := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta", "\n"}
 	for text.Len() < 700000 {
