@@ -173,8 +173,19 @@ done:
 
 // RELOAD moves R10 back over the whole bytes read (not before the
 // stream's start) and reads the word there, unless the stream is
-// overread (R9 > 64).
-#define RELOAD(skip) \
+// overread (R9 > 64). Where R10 is 8 bytes or more from the start
+// (c.limit), which is where no overread can happen, it does so without
+// the checks: the back-to-back reads of the bit reader wait on it.
+#define RELOAD(slow, skip) \
+	CMPQ    R10, decodeContext_limit(DI)     \
+	JCS     slow                             \
+	MOVQ    R9, CX                           \
+	SHRQ    $3, CX                           \
+	SUBQ    CX, R10                          \
+	ANDQ    $7, R9                           \
+	MOVQ    (R10), R8                        \
+	JMP     skip                             \
+slow:                                        \
 	CMPQ    R9, $64                          \
 	JHI     skip                             \
 	MOVQ    R9, CX                           \
@@ -206,6 +217,9 @@ TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	MOVQ CX, decodeContext_end(DI)
 	SUBQ $12, CX
 	MOVQ CX, decodeContext_last(DI)
+	MOVQ decodeContext_stream(DI), CX
+	ADDQ $8, CX
+	MOVQ CX, decodeContext_limit(DI)
 	MOVQ decodeContext_value(DI), R8
 	MOVQ decodeContext_bitsRead(DI), R9
 	MOVQ decodeContext_pos(DI), R10
@@ -250,7 +264,7 @@ loop:
 	ADDQ R14, CX
 	CMPQ CX, $31
 	JLS  literalLength
-	RELOAD(reloaded1)
+	RELOAD(reload1, reloaded1)
 
 literalLength:
 	MOVQ AX, CX
@@ -288,7 +302,7 @@ literalLength:
 	ADDQ R14, R13
 
 statesDone:
-	RELOAD(reloaded2)
+	RELOAD(reload2, reloaded2)
 	CMPQ R9, $64
 	JHI  done // overread: the loop reports it
 

@@ -236,7 +236,7 @@ var fastDecode = decodeFast
 // decodeContext is what decodeFast reads, and advances: the three
 // tables' entries, the sequences to fill (nseqs at seqs), the stream and
 // the bit reader's state in it, the three states and the repeated
-// offsets. end and last are decodeFast's own.
+// offsets. end, last and limit are decodeFast's own.
 type decodeContext struct {
 	llTable, mlTable, ofTable *fseEntry
 	seqs                      *sequence
@@ -247,7 +247,7 @@ type decodeContext struct {
 	bitsRead                  uint
 	llState, mlState, ofState uint
 	rep0, rep1, rep2          int
-	end, last                 uintptr
+	end, last, limit          uintptr
 }
 
 // sequence is a decoded sequence: its literal length, its match length
