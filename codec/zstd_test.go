@@ -25,9 +25,11 @@ func shuffledStamps(n int) []byte {
 }
 
 // TestZstdDecodePaths: streams on both sides of zdecMinRatio (zdec's and
-// klauspost's decoders) decode to their input at every clevel; a stream
-// zdec leaves alone (a content checksum) still decodes; damaged streams
-// fail with ErrCorrupt on either side, whatever the output size asked.
+// klauspost's decoders where zdec is Go alone, as under the noasm tag;
+// zdec's for both where it is accelerated) decode to their input at
+// every clevel; a stream zdec leaves alone (a content checksum) still
+// decodes; damaged streams fail with ErrCorrupt on either side,
+// whatever the output size asked.
 func TestZstdDecodePaths(t *testing.T) {
 	c, _ := Lookup(Zstd)
 	text := bytes.Repeat([]byte("a line of a log, 200 OK, GET /index.html, user 1234\n"), 4000)

@@ -7,6 +7,10 @@ import "github.com/klauspost/cpuid/v2"
 // hasBMI2: decodeFast shifts by registers other than CL (SHLX, SHRX).
 var hasBMI2 = cpuid.CPU.Supports(cpuid.BMI2)
 
+// Accelerated reports whether the sequences are decoded and executed in
+// assembly: on amd64 with BMI2.
+func Accelerated() bool { return hasBMI2 }
+
 // decodeFast decodes c's sequences into c.seqs, in order, as the
 // sequences loop does, its twin: the offset's, match length's and
 // literal length's extra bits, the three states' next, a reload after

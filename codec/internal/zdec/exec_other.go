@@ -2,6 +2,10 @@
 
 package zdec
 
+// Accelerated reports whether the sequences are decoded and executed in
+// assembly: not here.
+func Accelerated() bool { return false }
+
 // executeFast leaves every sequence to execute's loop where there is no
 // assembly.
 func executeFast(c *execContext) int { return 0 }

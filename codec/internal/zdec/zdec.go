@@ -1,9 +1,13 @@
 // Package zdec decodes Zstandard frames (RFC 8878) into a buffer of known
-// size. It exists for speed where klauspost/compress's decoder is slow:
-// blocks of long matches at short offsets (runs of shuffled timestamps),
-// which its sequence executor copies a byte at a time. Frames with a
-// dictionary are not its business ([ErrUnsupported]); the caller's other
-// decoder takes them.
+// size, for speed: it decodes a block's sequences in one pass and
+// executes them in a second, both in amd64 assembly where the machine
+// has BMI2 ([Accelerated]), with their Go loops as twins and for the
+// rest. On C-Blosc2's blocks it is faster than klauspost/compress's
+// decoder, most of all on long matches at short offsets (runs of
+// shuffled timestamps), which klauspost's sequence executor copies a
+// byte at a time. The literals are klauspost's huff0's. Frames with a
+// dictionary or a content checksum are not its business
+// ([ErrUnsupported]); the caller's other decoder takes them.
 package zdec
 
 import (
