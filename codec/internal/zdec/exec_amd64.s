@@ -206,8 +206,10 @@ skip:
 //   DI  c                  SI  the next sequence to fill
 //   R8  the stream's word  R9  its bits read  R10 its position (a pointer)
 //   R11, R12, R13  the literal length's, match length's and offset's states
-//   AX, BX, DX  their entries; CX, R14 scratch
-// The tables, the repeated offsets and the sequences' end stay in c.
+//   AX, BX, DX  their tables, whose entries' fields (fseEntry: the
+//   baseline at 0, the next state at 4, its bits at 6, the extra bits
+//   at 7) are read where they lie; CX, R14 scratch
+// The repeated offsets and the sequences' end stay in c.
 TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
 	MOVQ decodeContext_seqs(DI), SI
@@ -227,6 +229,9 @@ TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	MOVQ decodeContext_llState(DI), R11
 	MOVQ decodeContext_mlState(DI), R12
 	MOVQ decodeContext_ofState(DI), R13
+	MOVQ decodeContext_llTable(DI), AX
+	MOVQ decodeContext_mlTable(DI), BX
+	MOVQ decodeContext_ofTable(DI), DX
 	CMPQ SI, decodeContext_end(DI)
 	JAE  done
 
@@ -234,72 +239,48 @@ loop:
 	ANDQ $511, R11
 	ANDQ $511, R12
 	ANDQ $511, R13
-	MOVQ decodeContext_llTable(DI), CX
-	MOVQ (CX)(R11*8), AX
-	MOVQ decodeContext_mlTable(DI), CX
-	MOVQ (CX)(R12*8), BX
-	MOVQ decodeContext_ofTable(DI), CX
-	MOVQ (CX)(R13*8), DX
 
 	// The offset's code, then the match length.
-	MOVQ DX, CX
-	SHRQ $56, CX
+	MOVBQZX 7(DX)(R13*8), CX
 	READ_BITS(CX, R14)
-	ADDL DX, R14
-	MOVL R14, 8(SI)
-	MOVQ BX, CX
-	SHRQ $56, CX
+	ADDL    0(DX)(R13*8), R14
+	MOVL    R14, 8(SI)
+	MOVBQZX 7(BX)(R12*8), CX
 	READ_BITS(CX, R14)
-	ADDL BX, R14
-	MOVL R14, 4(SI)
+	ADDL    0(BX)(R12*8), R14
+	MOVL    R14, 4(SI)
 
 	// Another reload when the three's extra bits pass 31.
-	MOVQ DX, CX
-	SHRQ $56, CX
-	MOVQ BX, R14
-	SHRQ $56, R14
-	ADDQ R14, CX
-	MOVQ AX, R14
-	SHRQ $56, R14
-	ADDQ R14, CX
-	CMPQ CX, $31
-	JLS  literalLength
+	MOVBQZX 7(DX)(R13*8), CX
+	MOVBQZX 7(BX)(R12*8), R14
+	ADDQ    R14, CX
+	MOVBQZX 7(AX)(R11*8), R14
+	ADDQ    R14, CX
+	CMPQ    CX, $31
+	JLS     literalLength
 	RELOAD(reload1, reloaded1)
 
 literalLength:
-	MOVQ AX, CX
-	SHRQ $56, CX
+	MOVBQZX 7(AX)(R11*8), CX
 	READ_BITS(CX, R14)
-	ADDL AX, R14
-	MOVL R14, 0(SI)
+	ADDL    0(AX)(R11*8), R14
+	MOVL    R14, 0(SI)
 
 	// The next states, but after the last sequence.
-	CMPQ SI, decodeContext_last(DI)
-	JEQ  statesDone
-	MOVQ AX, CX
-	SHRQ $48, CX
-	ANDQ $0xFF, CX
+	CMPQ    SI, decodeContext_last(DI)
+	JEQ     statesDone
+	MOVBQZX 6(AX)(R11*8), CX
 	READ_BITS(CX, R14)
-	MOVQ AX, R11
-	SHRQ $32, R11
-	MOVWQZX R11, R11
-	ADDQ R14, R11
-	MOVQ BX, CX
-	SHRQ $48, CX
-	ANDQ $0xFF, CX
+	MOVWQZX 4(AX)(R11*8), R11
+	ADDQ    R14, R11
+	MOVBQZX 6(BX)(R12*8), CX
 	READ_BITS(CX, R14)
-	MOVQ BX, R12
-	SHRQ $32, R12
-	MOVWQZX R12, R12
-	ADDQ R14, R12
-	MOVQ DX, CX
-	SHRQ $48, CX
-	ANDQ $0xFF, CX
+	MOVWQZX 4(BX)(R12*8), R12
+	ADDQ    R14, R12
+	MOVBQZX 6(DX)(R13*8), CX
 	READ_BITS(CX, R14)
-	MOVQ DX, R13
-	SHRQ $32, R13
-	MOVWQZX R13, R13
-	ADDQ R14, R13
+	MOVWQZX 4(DX)(R13*8), R13
+	ADDQ    R14, R13
 
 statesDone:
 	RELOAD(reload2, reloaded2)
