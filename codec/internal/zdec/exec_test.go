@@ -43,7 +43,7 @@ func FuzzExecute(f *testing.F) {
 		n := int(dstLen)
 		o, st := min(int(out), n), min(int(start), int(out), n)
 		const guard = 64
-		run := func(fast func(*execContext) int) ([]byte, int, int, error) {
+		run := func(twins bool) ([]byte, int, int, error) {
 			buf := make([]byte, n+2*guard)
 			for i := range buf {
 				buf[i] = 0xA5
@@ -52,9 +52,8 @@ func FuzzExecute(f *testing.F) {
 			for i := range o {
 				dst[i] = byte(i * 13)
 			}
-			saved := fastExecute
-			fastExecute = fast
-			defer func() { fastExecute = saved }()
+			twinsOnly = twins
+			defer func() { twinsOnly = false }()
 			end, litPos, err := execute(dst, st, o, lits, seqs, 1+int(window))
 			for i := range guard {
 				if buf[i] != 0xA5 || buf[guard+n+i] != 0xA5 {
@@ -66,8 +65,8 @@ func FuzzExecute(f *testing.F) {
 			}
 			return dst[:end], end, litPos, nil
 		}
-		want, wantEnd, wantLit, wantErr := run(func(*execContext) int { return 0 })
-		got, gotEnd, gotLit, gotErr := run(executeFast)
+		want, wantEnd, wantLit, wantErr := run(true)
+		got, gotEnd, gotLit, gotErr := run(false)
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Fatalf("error %v, its twin's %v", gotErr, wantErr)
 		}
@@ -99,16 +98,15 @@ func FuzzDecodeSequences(f *testing.F) {
 		if change != 0 {
 			frame[int(change&0xFFFFFF)%len(frame)] ^= byte(change>>24) | 1
 		}
-		run := func(fast func(*decodeContext) int) ([]byte, error) {
-			saved := fastDecode
-			fastDecode = fast
-			defer func() { fastDecode = saved }()
+		run := func(twins bool) ([]byte, error) {
+			twinsOnly = twins
+			defer func() { twinsOnly = false }()
 			var d Decoder
 			dst := make([]byte, len(in))
 			return dst, d.DecodeAll(dst, frame)
 		}
-		want, wantErr := run(func(*decodeContext) int { return 0 })
-		got, gotErr := run(decodeFast)
+		want, wantErr := run(true)
+		got, gotErr := run(false)
 		if (wantErr == nil) != (gotErr == nil) {
 			t.Fatalf("error %v, its twin's %v", gotErr, wantErr)
 		}
@@ -144,13 +142,12 @@ func TestDecodeFastLongSequences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, fast := range []func(*decodeContext) int{decodeFast, func(*decodeContext) int { return 0 }} {
-		saved := fastDecode
-		fastDecode = fast
+	for _, twins := range []bool{false, true} {
+		twinsOnly = twins
 		var d Decoder
 		out := make([]byte, len(in))
 		err := d.DecodeAll(out, frame)
-		fastDecode = saved
+		twinsOnly = false
 		if err != nil || !bytes.Equal(out, in) {
 			t.Fatalf("%v, or not the input", err)
 		}

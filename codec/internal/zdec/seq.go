@@ -97,7 +97,10 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		llState: uint(llState), mlState: uint(mlState), ofState: uint(ofState),
 		rep0: d.reps[0], rep1: d.reps[1], rep2: d.reps[2],
 	}
-	first := fastDecode(&dc)
+	first := 0
+	if !twinsOnly {
+		first = decodeFast(&dc)
+	}
 	br = bitReader{value: dc.value, pos: dc.pos, bitsRead: dc.bitsRead}
 	llState, mlState, ofState = uint32(dc.llState), uint32(dc.mlState), uint32(dc.ofState)
 	rep0, rep1, rep2 := dc.rep0, dc.rep1, dc.rep2
@@ -180,11 +183,11 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 // the buffers' ends, as many as it can; this loop, its twin, the rest.
 func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window int) (int, int, error) {
 	c := execContext{out: out, start: start, window: window}
-	if len(seqs) > 0 && len(dst) > 0 && len(lits) > 0 {
+	if len(seqs) > 0 && len(dst) > 0 && len(lits) > 0 && !twinsOnly {
 		c.seqs, c.nseqs = &seqs[0], len(seqs)
 		c.dst, c.dstLen = &dst[0], len(dst)
 		c.lits, c.litsLen = &lits[0], len(lits)
-		seqs = seqs[fastExecute(&c):]
+		seqs = seqs[executeFast(&c):]
 	}
 	out, litPos := c.out, c.litPos
 	for _, sq := range seqs {
@@ -208,9 +211,11 @@ func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window in
 	return out, litPos, nil
 }
 
-// fastExecute is executeFast; tests set it to a function that executes
-// nothing, to compare the assembly with its twin.
-var fastExecute = executeFast
+// twinsOnly has the sequences decoded and executed by the Go loops
+// alone: tests set it, to compare the assembly with its twins. (The
+// assembly is called directly, not through a variable, so that its
+// contexts stay on the stack.)
+var twinsOnly bool
 
 // execContext is what executeFast reads, and advances: the sequences
 // (nseqs at seqs), the output buffer (dstLen bytes at dst, the frame's
@@ -228,10 +233,6 @@ type execContext struct {
 	start   int
 	window  int
 }
-
-// fastDecode is decodeFast; tests set it to a function that decodes
-// nothing, to compare the assembly with its twin.
-var fastDecode = decodeFast
 
 // decodeContext is what decodeFast reads, and advances: the three
 // tables' entries, the sequences to fill (nseqs at seqs), the stream and
