@@ -248,7 +248,8 @@ type decodeContext struct {
 	bitsRead                  uint
 	llState, mlState, ofState uint
 	rep0, rep1, rep2          int
-	end, last, limit          uintptr
+	//lint:ignore U1000 decodeFast's own: the assembly writes and reads them
+	end, last, limit uintptr
 }
 
 // sequence is a decoded sequence: its literal length, its match length
