@@ -3,6 +3,20 @@
 #include "go_asm.h"
 #include "textflag.h"
 
+// SEQUENCES_END(n, first): n = the end of n sequences from first.
+#define SEQUENCES_END(n, first) \
+	IMULQ $sequence__size, n \
+	ADDQ  first, n
+
+// SEQUENCES_DONE(at, first): AX = how many sequences lie from first to
+// at (clobbers CX and DX).
+#define SEQUENCES_DONE(at, first) \
+	SUBQ  first, at              \
+	MOVQ  at, AX                 \
+	MOVQ  $sequence__size, CX    \
+	XORQ  DX, DX                 \
+	DIVQ  CX
+
 // func executeFast(c *execContext) int
 //
 // The contract is exec_amd64.go's. Registers:
@@ -16,8 +30,7 @@ TEXT ·executeFast(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), AX
 	MOVQ execContext_seqs(AX), SI
 	MOVQ execContext_nseqs(AX), R9
-	LEAQ (R9)(R9*2), R9
-	LEAQ (SI)(R9*4), R9
+	SEQUENCES_END(R9, SI)
 	MOVQ execContext_dst(AX), DI
 	MOVQ execContext_dstLen(AX), R8
 	LEAQ -16(DI)(R8*1), R8
@@ -139,7 +152,7 @@ spread:
 	JMP  words8
 
 next:
-	ADDQ $12, SI
+	ADDQ $sequence__size, SI
 	CMPQ SI, R9
 	JCS  loop
 
@@ -152,18 +165,13 @@ done:
 	SUBQ DI, R10
 	MOVQ R10, execContext_litPos(AX)
 	MOVQ execContext_seqs(AX), DI
-	SUBQ DI, SI
-	MOVQ SI, AX
-	MOVQ $12, CX
-	XORQ DX, DX
-	DIVQ CX
+	SEQUENCES_DONE(SI, DI)
 	MOVQ AX, ret+8(FP)
 	RET
 
-// PEEK(entry, shift, dst): dst = the next entry>>shift&0xFF bits...
-// The extra bits of an entry (its top byte) or its state bits (the byte
-// at 48) are read from the top of R8 past the R9 bits read: R8<<R9>>1
-// then right by 63-n, which reads nothing for n = 0.
+// READ_BITS(n, dst): dst = the next n bits (n is left 63-n). They are
+// read from the top of R8 past the R9 bits read: R8<<R9>>1 then right
+// by 63-n, which reads nothing for n = 0.
 #define READ_BITS(n, dst) \
 	SHLXQ R9, R8, dst \
 	SHRQ  $1, dst     \
@@ -206,18 +214,17 @@ skip:
 //   DI  c                  SI  the next sequence to fill
 //   R8  the stream's word  R9  its bits read  R10 its position (a pointer)
 //   R11, R12, R13  the literal length's, match length's and offset's states
-//   AX, BX, DX  their tables, whose entries' fields (fseEntry: the
-//   baseline at 0, the next state at 4, its bits at 6, the extra bits
-//   at 7) are read where they lie; CX, R14 scratch
+//   AX, BX, DX  their tables, whose entries' fields are read where they
+//   lie (fseEntry: the baseline at 0, the others at const_entry*, an
+//   entry 8 bytes); CX, R14 scratch
 // The repeated offsets and the sequences' end stay in c.
 TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
 	MOVQ decodeContext_seqs(DI), SI
 	MOVQ decodeContext_nseqs(DI), CX
-	LEAQ (CX)(CX*2), CX
-	LEAQ (SI)(CX*4), CX
+	SEQUENCES_END(CX, SI)
 	MOVQ CX, decodeContext_end(DI)
-	SUBQ $12, CX
+	SUBQ $sequence__size, CX
 	MOVQ CX, decodeContext_last(DI)
 	MOVQ decodeContext_stream(DI), CX
 	ADDQ $8, CX
@@ -236,32 +243,32 @@ TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	JAE  done
 
 loop:
-	ANDQ $511, R11
-	ANDQ $511, R12
-	ANDQ $511, R13
+	ANDQ $const_stateMask, R11
+	ANDQ $const_stateMask, R12
+	ANDQ $const_stateMask, R13
 
 	// The offset's code, then the match length.
-	MOVBQZX 7(DX)(R13*8), CX
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX
 	READ_BITS(CX, R14)
 	ADDL    0(DX)(R13*8), R14
 	MOVL    R14, 8(SI)
-	MOVBQZX 7(BX)(R12*8), CX
+	MOVBQZX const_entryAddBits(BX)(R12*8), CX
 	READ_BITS(CX, R14)
 	ADDL    0(BX)(R12*8), R14
 	MOVL    R14, 4(SI)
 
 	// Another reload when the three's extra bits pass 31.
-	MOVBQZX 7(DX)(R13*8), CX
-	MOVBQZX 7(BX)(R12*8), R14
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX
+	MOVBQZX const_entryAddBits(BX)(R12*8), R14
 	ADDQ    R14, CX
-	MOVBQZX 7(AX)(R11*8), R14
+	MOVBQZX const_entryAddBits(AX)(R11*8), R14
 	ADDQ    R14, CX
 	CMPQ    CX, $31
 	JLS     literalLength
 	RELOAD(reload1, reloaded1)
 
 literalLength:
-	MOVBQZX 7(AX)(R11*8), CX
+	MOVBQZX const_entryAddBits(AX)(R11*8), CX
 	READ_BITS(CX, R14)
 	ADDL    0(AX)(R11*8), R14
 	MOVL    R14, 0(SI)
@@ -269,17 +276,17 @@ literalLength:
 	// The next states, but after the last sequence.
 	CMPQ    SI, decodeContext_last(DI)
 	JEQ     statesDone
-	MOVBQZX 6(AX)(R11*8), CX
+	MOVBQZX const_entryNbBits(AX)(R11*8), CX
 	READ_BITS(CX, R14)
-	MOVWQZX 4(AX)(R11*8), R11
+	MOVWQZX const_entryNewState(AX)(R11*8), R11
 	ADDQ    R14, R11
-	MOVBQZX 6(BX)(R12*8), CX
+	MOVBQZX const_entryNbBits(BX)(R12*8), CX
 	READ_BITS(CX, R14)
-	MOVWQZX 4(BX)(R12*8), R12
+	MOVWQZX const_entryNewState(BX)(R12*8), R12
 	ADDQ    R14, R12
-	MOVBQZX 6(DX)(R13*8), CX
+	MOVBQZX const_entryNbBits(DX)(R13*8), CX
 	READ_BITS(CX, R14)
-	MOVWQZX 4(DX)(R13*8), R13
+	MOVWQZX const_entryNewState(DX)(R13*8), R13
 	ADDQ    R14, R13
 
 statesDone:
@@ -341,7 +348,7 @@ shift3:
 	MOVL CX, 8(SI)
 
 next:
-	ADDQ $12, SI
+	ADDQ $sequence__size, SI
 	CMPQ SI, decodeContext_end(DI)
 	JCS  loop
 
@@ -353,10 +360,6 @@ done:
 	MOVQ R11, decodeContext_llState(DI)
 	MOVQ R12, decodeContext_mlState(DI)
 	MOVQ R13, decodeContext_ofState(DI)
-	SUBQ decodeContext_seqs(DI), SI
-	MOVQ SI, AX
-	MOVQ $12, CX
-	XORQ DX, DX
-	DIVQ CX
+	SEQUENCES_DONE(SI, decodeContext_seqs(DI))
 	MOVQ AX, ret+8(FP)
 	RET

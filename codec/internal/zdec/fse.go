@@ -16,14 +16,23 @@ import (
 // loaded through a pointer kept on the stack.
 type fseEntry uint64
 
+// The byte offsets of an entry's fields in its little-endian word (the
+// baseline's is 0): decodeFast reads them where they lie, by these
+// names (go_asm.h's const_entry*).
+const (
+	entryNewState = 4 // 2 bytes
+	entryNbBits   = 6
+	entryAddBits  = 7
+)
+
 func newFSEEntry(baseline uint32, newState uint16, nbBits, addBits uint8) fseEntry {
-	return fseEntry(uint64(baseline) | uint64(newState)<<32 | uint64(nbBits)<<48 | uint64(addBits)<<56)
+	return fseEntry(uint64(baseline) | uint64(newState)<<(8*entryNewState) | uint64(nbBits)<<(8*entryNbBits) | uint64(addBits)<<(8*entryAddBits))
 }
 
 func (e fseEntry) baseline() uint32 { return uint32(e) }
-func (e fseEntry) newState() uint32 { return uint32(e>>32) & 0xFFFF }
-func (e fseEntry) nbBits() uint     { return uint(e>>48) & 0xFF }
-func (e fseEntry) addBits() uint    { return uint(e >> 56) }
+func (e fseEntry) newState() uint32 { return uint32(e>>(8*entryNewState)) & 0xFFFF }
+func (e fseEntry) nbBits() uint     { return uint(e>>(8*entryNbBits)) & 0xFF }
+func (e fseEntry) addBits() uint    { return uint(e >> (8 * entryAddBits)) }
 
 // fseTable is a decoding table of 1<<log states.
 type fseTable struct {
