@@ -7,6 +7,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -103,6 +104,21 @@ func TestTrailerBytes(t *testing.T) {
 		if _, err := ReadTrailer(bytes.NewReader(tr[:cut]), -1); err == nil {
 			t.Fatalf("ReadTrailer of %d bytes succeeded", cut)
 		}
+	}
+	// A vlmetalayer that declares 4 GiB, read from a stream of unknown
+	// length: what is allocated follows the bytes that arrive (at most
+	// exactAlloc ahead), and the trailer is truncated.
+	huge := bytes.Clone(tr)
+	copy(huge[21:], []byte{0xc6, 0xff, 0xff, 0xff, 0xf0})
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadTrailer(bytes.NewReader(huge), -1)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, blosc2.ErrTruncated) {
+		t.Fatalf("4 GiB vlmetalayer value: %v", err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*exactAlloc {
+		t.Fatalf("4 GiB vlmetalayer value: %d bytes allocated for a %d-byte trailer", grew, len(huge))
 	}
 }
 

@@ -1,10 +1,10 @@
 package frame
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/blosc2go/blosc2/internal/errs"
 )
@@ -151,20 +151,28 @@ func ParseTrailer(t []byte) ([]VLMeta, error) {
 // unknown) and read incrementally, so a corrupt length cannot force a large
 // allocation ahead of the data.
 func ReadTrailer(r io.Reader, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
+	// Most trailers are a few dozen bytes: one allocation holds them.
+	buf := make([]byte, 0, 128)
 	read := func(n int64) ([]byte, error) {
-		if limit >= 0 && int64(buf.Len())+n > limit {
-			return nil, fmt.Errorf("%w: trailer needs %d bytes, the frame has %d left", errs.ErrCorrupt, int64(buf.Len())+n, limit)
+		if limit >= 0 && int64(len(buf))+n > limit {
+			return nil, fmt.Errorf("%w: trailer needs %d bytes, the frame has %d left", errs.ErrCorrupt, int64(len(buf))+n, limit)
 		}
-		start := buf.Len()
-		m, err := io.CopyN(&buf, r, n)
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
+		start := len(buf)
+		for n > 0 {
+			// At most exactAlloc bytes more than have arrived.
+			k := int(min(n, exactAlloc))
+			buf = slices.Grow(buf, k)
+			m, err := io.ReadFull(r, buf[len(buf):len(buf)+k])
+			buf = buf[:len(buf)+m]
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return nil, fmt.Errorf("%w: trailer ends after %d bytes: %w", errs.ErrTruncated, len(buf), err)
 			}
-			return nil, fmt.Errorf("%w: trailer ends after %d bytes: %w", errs.ErrTruncated, int64(start)+m, err)
+			n -= int64(k)
 		}
-		return buf.Bytes()[start:], nil
+		return buf[start:], nil
 	}
 	p, err := read(9)
 	if err != nil {
@@ -208,7 +216,7 @@ func ReadTrailer(r io.Reader, limit int64) ([]byte, error) {
 	if _, err := read(5 + 18); err != nil {
 		return nil, err
 	}
-	t := buf.Bytes()
+	t := buf
 	tl, err := TrailerLenAt(t)
 	if err != nil {
 		return nil, err

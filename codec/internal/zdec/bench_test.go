@@ -3,6 +3,8 @@ package zdec
 import (
 	"testing"
 
+	"github.com/blosc2go/blosc2/codec/internal/zfmt"
+
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -43,4 +45,44 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkBuild times the FSE table builds of a sequences section: the
+// three kinds at their largest logs, with counts of every size and
+// without, then with, "less than 1" symbols.
+func BenchmarkBuild(b *testing.B) {
+	var norms [3][]int16
+	for k := range 3 {
+		size := 1 << zfmt.MaxLog[k]
+		n := zfmt.MaxSymbol[k] + 1
+		norm := make([]int16, n)
+		left := size
+		for i := range norm {
+			c := min(left, max(1, size>>(i%7+1)))
+			norm[i] = int16(c)
+			left -= c
+		}
+		norm[0] += int16(left)
+		norms[k] = norm
+	}
+	b.Run("spread", func(b *testing.B) {
+		var t fseTable
+		for b.Loop() {
+			for k := range 3 {
+				if err := t.build(k, norms[k], zfmt.MaxLog[k]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("lowprob", func(b *testing.B) {
+		var t fseTable
+		for b.Loop() {
+			for k := range 3 {
+				if err := t.build(k, zfmt.DefaultNorm[k], zfmt.DefaultLog[k]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package zdec
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/bits"
 
@@ -52,18 +53,21 @@ func (t *fseTable) build(kind int, norm []int16, log uint8) error {
 	if _, err := zfmt.Spread(symbols[:], norm, log); err != nil {
 		return errCorrupt
 	}
-	var next [64]uint16
+	// Per symbol: its entries' baseline and extra bits, and the next of
+	// its states' counts. Indexed by a byte, so without bounds checks.
+	var fixed [256]fseEntry
+	var next [256]uint16
 	for s, n := range norm {
-		next[s] = uint16(max(n, 1))
+		base, add := zfmt.SymbolValue(kind, s)
+		fixed[uint8(s)] = newFSEEntry(base, 0, 0, add)
+		next[uint8(s)] = uint16(max(n, 1))
 	}
 	t.log = log
-	for i := range size {
-		s := symbols[i]
+	for i, s := range symbols[:size] {
 		x := next[s]
 		next[s]++
 		nb := log - uint8(bits.Len16(x)-1)
-		base, add := zfmt.SymbolValue(kind, int(s))
-		t.entries[i] = newFSEEntry(base, uint16(int(x)<<nb-size), nb, add)
+		t.entries[i] = fixed[s] | newFSEEntry(0, uint16(int(x)<<nb-size), nb, 0)
 	}
 	return nil
 }
@@ -87,8 +91,12 @@ func readNCount(src []byte, norm []int16, maxSym int, maxLog uint8) ([]int16, ui
 	peek := func(n uint) uint32 {
 		var v uint64
 		b := bitPos >> 3
-		for i := uint(0); i < 8 && int(b+i) < len(src); i++ {
-			v |= uint64(src[b+i]) << (8 * i)
+		if b+8 <= uint(len(src)) {
+			v = binary.LittleEndian.Uint64(src[b:])
+		} else {
+			for i := uint(0); int(b+i) < len(src); i++ {
+				v |= uint64(src[b+i]) << (8 * i)
+			}
 		}
 		return uint32(v>>(bitPos&7)) & (1<<n - 1)
 	}

@@ -4,7 +4,11 @@
 // table spreads its symbols over its states.
 package zfmt
 
-import "errors"
+import (
+	"encoding/binary"
+	"errors"
+	"slices"
+)
 
 // Kinds of sequence symbols: literal lengths, match lengths, offsets.
 const (
@@ -82,6 +86,47 @@ var ErrBadDistribution = errors.New("zfmt: normalized counts do not fill the tab
 // symbols' (1<<log when there are none).
 func Spread(symbols []uint8, norm []int16, log uint8) (int, error) {
 	size := 1 << log
+	step := size>>1 + size>>3 + 3
+	mask := size - 1
+	if size >= 2 && size <= 1<<MaxFSELog && !slices.ContainsFunc(norm, func(n int16) bool { return n < 0 }) {
+		// No "less than 1" symbol, so no state is skipped: the k-th
+		// symbol in count order takes state k*step, as libzstd's
+		// ZSTD_buildFSETable lays them out. The counts are written out
+		// in order 8 bytes at a time, then dealt two states a step.
+		var linear [1<<MaxFSELog + 8]uint8
+		pos := 0
+		sv := uint64(0)
+		for _, n := range norm {
+			if int(n) > size-pos {
+				return 0, ErrBadDistribution
+			}
+			for i := 0; i < int(n); i += 8 {
+				binary.LittleEndian.PutUint64(linear[pos+i:], sv)
+			}
+			pos += int(n)
+			sv += 0x0101010101010101
+		}
+		if pos != size {
+			return 0, ErrBadDistribution
+		}
+		symbols = symbols[:size]
+		at := 0
+		for k := 0; k < size; k += 2 {
+			symbols[at] = linear[k]
+			symbols[(at+step)&mask] = linear[k+1]
+			at = (at + 2*step) & mask
+		}
+		return size, nil
+	}
+	return spreadStepping(symbols, norm, log)
+}
+
+// spreadStepping is Spread stepping from state to state, skipping the
+// "less than 1" symbols' states.
+func spreadStepping(symbols []uint8, norm []int16, log uint8) (int, error) {
+	size := 1 << log
+	step := size>>1 + size>>3 + 3
+	mask := size - 1
 	high := size - 1
 	for s, n := range norm {
 		if n == -1 {
@@ -89,8 +134,6 @@ func Spread(symbols []uint8, norm []int16, log uint8) (int, error) {
 			high--
 		}
 	}
-	step := size>>1 + size>>3 + 3
-	mask := size - 1
 	pos := 0
 	for s, n := range norm {
 		for range int(max(n, 0)) {
