@@ -22,7 +22,7 @@
 // The contract is exec_amd64.go's. Registers:
 //   SI  the next sequence          R9  the end of the sequences
 //   DX  the output position        R8  the last output end allowed (dst+dstLen-16)
-//   R10 the literals' position     R11 the last literals end allowed (lits+litsLen-16)
+//   R10 the literals' position     R11 the last literals end allowed (lits+litsEnd)
 //   R12 the frame's first byte     R13 the window
 //   AX, BX, CX: the sequence's literal length, match length, offset
 //   R14: the match's position; DI: scratch, then the match's source
@@ -39,8 +39,8 @@ TEXT ·executeFast(SB), NOSPLIT, $0-16
 	MOVQ execContext_start(AX), R12
 	ADDQ DI, R12
 	MOVQ execContext_lits(AX), R10
-	MOVQ execContext_litsLen(AX), R11
-	LEAQ -16(R10)(R11*1), R11
+	MOVQ execContext_litsEnd(AX), R11
+	ADDQ R10, R11
 	MOVQ execContext_litPos(AX), BX
 	ADDQ BX, R10
 	MOVQ execContext_window(AX), R13
@@ -93,13 +93,33 @@ literalsDone:
 	CMPQ CX, $16
 	JCS  shortOffset
 
-	// An offset of 16 or more: each word read is already written.
+	// An offset of 16 or more: each word read is already written. Four
+	// words a round while the round's last starts before the end.
 	MOVOU (DI), X0
 	MOVOU X0, (R14)
 	CMPQ BX, $16
 	JLS  next
 	ADDQ $16, DI
 	ADDQ $16, R14
+	LEAQ -48(DX), BX
+	CMPQ R14, BX
+	JCC  words16
+
+words64:
+	MOVOU (DI), X0
+	MOVOU X0, (R14)
+	MOVOU 16(DI), X1
+	MOVOU X1, 16(R14)
+	MOVOU 32(DI), X2
+	MOVOU X2, 32(R14)
+	MOVOU 48(DI), X3
+	MOVOU X3, 48(R14)
+	ADDQ  $64, DI
+	ADDQ  $64, R14
+	CMPQ  R14, BX
+	JCS   words64
+	CMPQ  R14, DX
+	JCC   next
 
 words16:
 	MOVOU (DI), X0
@@ -111,6 +131,48 @@ words16:
 	JMP  next
 
 shortOffset:
+	CMPB ·hasSSSE3(SB), $0
+	JEQ  noPattern
+
+	// An offset under 16: the match repeats its first offset bytes.
+	// They are dealt over a word (PSHUFB by patternMask[offset]), which
+	// is stored at steps of the largest multiple of the offset that is
+	// 16 or less (patternStep): no load waits on the stores before it.
+	MOVOU (DI), X0
+	MOVQ  CX, AX
+	SHLQ  $4, AX
+	LEAQ  ·patternMask(SB), BX
+	PSHUFB (BX)(AX*1), X0
+	LEAQ  ·patternStep(SB), BX
+	MOVQ  (BX)(CX*8), AX
+
+	// Four words a round while four steps stay within the match, then
+	// one at a time.
+	LEAQ (AX)(AX*2), CX // three steps
+	MOVQ DX, BX
+	SUBQ CX, BX         // a round's last word starts before the end
+	CMPQ R14, BX
+	JCC  pattern
+
+pattern4:
+	MOVOU X0, (R14)
+	MOVOU X0, (R14)(AX*1)
+	MOVOU X0, (R14)(AX*2)
+	MOVOU X0, (R14)(CX*1)
+	LEAQ  (R14)(AX*4), R14
+	CMPQ  R14, BX
+	JCS   pattern4
+	CMPQ  R14, DX
+	JCC   next
+
+pattern:
+	MOVOU X0, (R14)
+	ADDQ  AX, R14
+	CMPQ  R14, DX
+	JCS   pattern
+	JMP   next
+
+noPattern:
 	CMPQ CX, $8
 	JCS  spread
 

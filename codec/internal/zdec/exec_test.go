@@ -16,6 +16,8 @@ func FuzzExecute(f *testing.F) {
 	f.Add([]byte("\x00\x10\x00\x04\x20\x05\x03\x01\x01\x02\x10\x07\x08\x09\x30\x11\x01\x00"), uint16(2000), uint16(0), uint16(3), uint16(0))
 	f.Add(bytes.Repeat([]byte{1, 40, 3, 200, 2}, 60), uint16(30000), uint16(100), uint16(0), uint16(20))
 	f.Add(bytes.Repeat([]byte{17, 0, 250, 16, 9}, 80), uint16(9000), uint16(0), uint16(60), uint16(9))
+	// Few literals with readable bytes after them (the last byte: 39).
+	f.Add(append(bytes.Repeat([]byte{2, 100, 0, 3, 0, 0, 60, 0, 11, 0}, 30), 39), uint16(20000), uint16(40), uint16(0), uint16(300))
 	f.Fuzz(func(t *testing.T, spec []byte, dstLen, out, start, window uint16) {
 		// Each 5 bytes of spec are a sequence: a literal length, a
 		// match length and an offset (small ones often, to reach the
@@ -36,10 +38,17 @@ func FuzzExecute(f *testing.F) {
 		}
 		// Up to 16 literals fewer than the sequences use, or more.
 		litsLen = max(0, litsLen+int(out%64)-16)
-		lits := make([]byte, litsLen)
+		// Bytes past the literals, readable but not theirs: up to 39,
+		// from what is left of spec.
+		slack := 0
+		if len(spec)%5 != 0 {
+			slack = int(spec[len(spec)-1]) % 40
+		}
+		lits := make([]byte, litsLen+slack)
 		for i := range lits {
 			lits[i] = byte(i*7 + 1)
 		}
+		lits = lits[:litsLen]
 		n := int(dstLen)
 		o, st := min(int(out), n), min(int(start), int(out), n)
 		const guard = 64

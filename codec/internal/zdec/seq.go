@@ -183,10 +183,14 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 // the buffers' ends, as many as it can; this loop, its twin, the rest.
 func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window int) (int, int, error) {
 	c := execContext{out: out, start: start, window: window}
-	if len(seqs) > 0 && len(dst) > 0 && len(lits) > 0 && !twinsOnly {
+	// The literals are read 16 bytes at a time, past those used as far
+	// as their buffer's capacity: the few literals of highly
+	// compressible blocks are then copied in words too.
+	readable := lits[:cap(lits)]
+	if len(seqs) > 0 && len(dst) > 0 && len(readable) > 0 && !twinsOnly {
 		c.seqs, c.nseqs = &seqs[0], len(seqs)
 		c.dst, c.dstLen = &dst[0], len(dst)
-		c.lits, c.litsLen = &lits[0], len(lits)
+		c.lits, c.litsEnd = &readable[0], min(len(lits), len(readable)-16)
 		seqs = seqs[executeFast(&c):]
 	}
 	out, litPos := c.out, c.litPos
@@ -195,11 +199,11 @@ func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window in
 		if llen > len(lits)-litPos || llen+mlen > len(dst)-out || offset <= 0 || offset > out-start+llen || offset > window {
 			return 0, 0, ErrCorrupt
 		}
-		if litPos+llen+16 <= len(lits) && out+llen+16 <= len(dst) {
+		if litPos+llen+16 <= len(readable) && out+llen+16 <= len(dst) {
 			// The literals 16 bytes at a time: what lands past them
 			// is overwritten by the match and the output after it.
 			for o, l := out, litPos; o < out+llen; o, l = o+16, l+16 {
-				*(*[16]byte)(dst[o:]) = *(*[16]byte)(lits[l:])
+				*(*[16]byte)(dst[o:]) = *(*[16]byte)(readable[l:])
 			}
 		} else {
 			copy(dst[out:out+llen], lits[litPos:])
@@ -219,8 +223,10 @@ var twinsOnly bool
 
 // execContext is what executeFast reads, and advances: the sequences
 // (nseqs at seqs), the output buffer (dstLen bytes at dst, the frame's
-// output from start, written up to out), the literals (litsLen bytes
-// at lits, used up to litPos) and the window.
+// output from start, written up to out), the literals (at lits, used
+// up to litPos; litsEnd is where the sequences' literals may end: the
+// literals' length, or 16 bytes less where their buffer ends sooner
+// after them) and the window.
 type execContext struct {
 	seqs    *sequence
 	nseqs   int
@@ -228,7 +234,7 @@ type execContext struct {
 	dstLen  int
 	out     int
 	lits    *byte
-	litsLen int
+	litsEnd int
 	litPos  int
 	start   int
 	window  int

@@ -260,7 +260,12 @@ func (d *Decoder) literals(src []byte) ([]byte, []byte, error) {
 			if size > len(src) {
 				return nil, nil, ErrCorrupt
 			}
-			return src[:size], src[size:], nil
+			// Copied, as the other kinds are decoded, into d's buffer,
+			// whose bytes past them the sequences' execution may read
+			// (execute): the caller's past them may be another's.
+			lits := d.litBuf(size)
+			copy(lits, src)
+			return lits, src[size:], nil
 		}
 		if len(src) < 1 {
 			return nil, nil, ErrCorrupt
@@ -319,7 +324,8 @@ func (d *Decoder) literals(src []byte) ([]byte, []byte, error) {
 	return out, rest, nil
 }
 
-// litBuf returns d's literal buffer of n bytes.
+// litBuf returns d's literal buffer of n bytes, with room past them
+// (its capacity is the largest block's).
 func (d *Decoder) litBuf(n int) []byte {
 	if cap(d.lits) < n {
 		d.lits = make([]byte, n, maxBlockSize)
