@@ -13,3 +13,6 @@ func executeFast(c *execContext) int { return 0 }
 // decodeFast leaves every sequence to the sequences loop where there is
 // no assembly.
 func decodeFast(c *decodeContext) int { return 0 }
+
+// hasSSSE3 is executeFast's choice of kernel on amd64; tests set it.
+var hasSSSE3 bool

@@ -75,12 +75,17 @@ func FuzzExecute(f *testing.F) {
 			return dst[:end], end, litPos, nil
 		}
 		want, wantEnd, wantLit, wantErr := run(true)
-		got, gotEnd, gotLit, gotErr := run(false)
-		if (wantErr == nil) != (gotErr == nil) {
-			t.Fatalf("error %v, its twin's %v", gotErr, wantErr)
-		}
-		if gotEnd != wantEnd || gotLit != wantLit || !bytes.Equal(got, want) {
-			t.Fatalf("ends at %d with %d literals used, its twin at %d with %d; same bytes: %v", gotEnd, gotLit, wantEnd, wantLit, bytes.Equal(got, want))
+		// With SSSE3 where the machine has it, and without.
+		defer func(had bool) { hasSSSE3 = had }(hasSSSE3)
+		for _, ssse3 := range []bool{hasSSSE3, false} {
+			hasSSSE3 = ssse3
+			got, gotEnd, gotLit, gotErr := run(false)
+			if (wantErr == nil) != (gotErr == nil) {
+				t.Fatalf("SSSE3 %v: error %v, its twin's %v", ssse3, gotErr, wantErr)
+			}
+			if gotEnd != wantEnd || gotLit != wantLit || !bytes.Equal(got, want) {
+				t.Fatalf("SSSE3 %v: ends at %d with %d literals used, its twin at %d with %d; same bytes: %v", ssse3, gotEnd, gotLit, wantEnd, wantLit, bytes.Equal(got, want))
+			}
 		}
 	})
 }
