@@ -15,7 +15,10 @@
 # or bitshuffle in filters[5]. Without the tool the script says so and exits 0.
 #
 # Go is `blosc2 bench`: stream.Writer into a frame in memory; back with stream.DecodeAll (the
-# frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Each
+# frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Both
+# time each operation's repetitions back to back (since session 18 on the Go side: before, each
+# repetition ran compression, Reader and DecodeAll in turn, which left the caches to the next
+# operation cold where C's were warm: a few percent on inputs that fit the caches). Each
 # cell is the median over ROUNDS rounds (default 3) of the ratio of the best of REPS (default 5)
 # repetitions, Go and C alternated within each round. Sizes: the files as they are, and each
 # repeated to at least 15 MB (chunks are independent: only fixed costs weigh differently).
