@@ -62,3 +62,72 @@ func decodeFastBMI2(c *decodeContext) int
 //
 //go:noescape
 func executeFast(c *execContext) int
+
+// decodeExecute decodes and executes dc's sequences in one pass
+// (decodeExecuteBMI2), as libzstd and klauspost's decoders do for most
+// blocks: the copies of one sequence run while the next one's decoding
+// waits on its loads. ec is the execution's context, as executeFast
+// takes it. It stops before a sequence executeFast would leave to its
+// twin, which it stores decoded in dc's sequences at its index, and at
+// an overread, which the sequences loop then reports; it advances dc
+// and ec and returns how many sequences it executed and decoded. The
+// two passes do the rest. Only with BMI2 and SSSE3.
+func decodeExecute(dc *decodeContext, ec *execContext) (executed, decoded int) {
+	if !hasBMI2 || !hasSSSE3 {
+		return 0, 0
+	}
+	c := fusedContext{
+		llTable: dc.llTable, mlTable: dc.mlTable, ofTable: dc.ofTable,
+		seqs: dc.seqs, nseqs: dc.nseqs, stream: dc.stream,
+		value: dc.value, pos: dc.pos, bitsRead: dc.bitsRead,
+		llState: dc.llState, mlState: dc.mlState, ofState: dc.ofState,
+		rep0: dc.rep0, rep1: dc.rep1, rep2: dc.rep2,
+		dst: ec.dst, dstLen: ec.dstLen, out: ec.out,
+		lits: ec.lits, litsEnd: ec.litsEnd, litPos: ec.litPos,
+		start: ec.start, window: ec.window,
+		masks: &patternMask, steps: &patternStep,
+	}
+	executed = decodeExecuteBMI2(&c)
+	dc.value, dc.pos, dc.bitsRead = c.value, c.pos, c.bitsRead
+	dc.llState, dc.mlState, dc.ofState = c.llState, c.mlState, c.ofState
+	dc.rep0, dc.rep1, dc.rep2 = c.rep0, c.rep1, c.rep2
+	ec.out, ec.litPos = c.out, c.litPos
+	return executed, c.decoded
+}
+
+// fusedContext is what decodeExecuteBMI2 reads, and advances: a
+// decodeContext's fields, then an execContext's, the dealing tables,
+// and its results; the rest is its own.
+type fusedContext struct {
+	llTable, mlTable, ofTable *fseEntry
+	seqs                      *sequence
+	nseqs                     int
+	stream                    *byte
+	value                     uint64
+	pos                       int
+	bitsRead                  uint
+	llState, mlState, ofState uint
+	rep0, rep1, rep2          int
+
+	dst     *byte
+	dstLen  int
+	out     int
+	lits    *byte
+	litsEnd int
+	litPos  int
+	start   int
+	window  int
+
+	masks *[16][16]byte
+	steps *[16]int
+
+	decoded int
+
+	//lint:ignore U1000 decodeExecuteBMI2's own: the assembly writes and reads them
+	limit, outLimit, litLimit, frameStart uintptr
+	//lint:ignore U1000 decodeExecuteBMI2's own
+	left, ll, ml, of uint64
+}
+
+//go:noescape
+func decodeExecuteBMI2(c *fusedContext) int

@@ -246,8 +246,8 @@ done:
 // overread (R9 > 64). Where R10 is 8 bytes or more from the start
 // (c.limit), which is where no overread can happen, it does so without
 // the checks: the back-to-back reads of the bit reader wait on it.
-#define RELOAD(slow, skip) \
-	CMPQ    R10, decodeContext_limit(DI)     \
+#define RELOAD(slow, skip, limit, stream) \
+	CMPQ    R10, limit                       \
 	JCS     slow                             \
 	MOVQ    R9, CX                           \
 	SHRQ    $3, CX                           \
@@ -261,7 +261,7 @@ slow:                                        \
 	MOVQ    R9, CX                           \
 	SHRQ    $3, CX                           \
 	MOVQ    R10, R14                         \
-	SUBQ    decodeContext_stream(DI), R14    \
+	SUBQ    stream, R14                      \
 	CMPQ    CX, R14                          \
 	CMOVQHI R14, CX                          \
 	SUBQ    CX, R10                          \
@@ -327,7 +327,7 @@ loop:
 	ADDQ    R14, CX
 	CMPQ    CX, $31
 	JLS     literalLength
-	RELOAD(reload1, reloaded1)
+	RELOAD(reload1, reloaded1, decodeContext_limit(DI), decodeContext_stream(DI))
 
 literalLength:
 	MOVBQZX const_entryAddBits(AX)(R11*8), CX
@@ -352,7 +352,7 @@ literalLength:
 	ADDQ    R14, R13
 
 statesDone:
-	RELOAD(reload2, reloaded2)
+	RELOAD(reload2, reloaded2, decodeContext_limit(DI), decodeContext_stream(DI))
 	CMPQ R9, $64
 	JHI  done // overread: the loop reports it
 
@@ -424,4 +424,310 @@ done:
 	MOVQ R13, decodeContext_ofState(DI)
 	SEQUENCES_DONE(SI, decodeContext_seqs(DI))
 	MOVQ AX, ret+8(FP)
+	RET
+
+// func decodeExecuteBMI2(c *fusedContext) int
+//
+// The contract is decodeExecute's. decodeFast's decoding, then
+// executeFast's execution (its SSSE3 kernel), in one loop. Registers:
+//   DI  c                  R15 the literals' position
+//   R8  the stream's word  R9  its bits read  R10 its position (a pointer)
+//   R11, R12, R13  the literal length's, match length's and offset's states
+//   AX, BX, DX  their tables while decoding; then the literal length,
+//   the match length and scratch
+//   SI  the output position  CX the offset  R14 scratch, the match's position
+// The decoded values, the repeated offsets, the limits and the
+// sequences left stay in c; R15 is free to use: no global is read.
+TEXT ·decodeExecuteBMI2(SB), NOSPLIT, $0-16
+	MOVQ c+0(FP), DI
+	MOVQ fusedContext_stream(DI), CX
+	ADDQ $8, CX
+	MOVQ CX, fusedContext_limit(DI)
+	MOVQ fusedContext_dst(DI), CX
+	MOVQ fusedContext_dstLen(DI), R14
+	LEAQ -16(CX)(R14*1), R14
+	MOVQ R14, fusedContext_outLimit(DI)
+	MOVQ fusedContext_start(DI), R14
+	ADDQ CX, R14
+	MOVQ R14, fusedContext_frameStart(DI)
+	MOVQ fusedContext_out(DI), SI
+	ADDQ CX, SI
+	MOVQ fusedContext_lits(DI), CX
+	MOVQ fusedContext_litsEnd(DI), R14
+	ADDQ CX, R14
+	MOVQ R14, fusedContext_litLimit(DI)
+	MOVQ fusedContext_litPos(DI), R15
+	ADDQ CX, R15
+	MOVQ fusedContext_nseqs(DI), CX
+	MOVQ CX, fusedContext_left(DI)
+	MOVQ fusedContext_value(DI), R8
+	MOVQ fusedContext_bitsRead(DI), R9
+	MOVQ fusedContext_pos(DI), R10
+	ADDQ fusedContext_stream(DI), R10
+	MOVQ fusedContext_llState(DI), R11
+	MOVQ fusedContext_mlState(DI), R12
+	MOVQ fusedContext_ofState(DI), R13
+	TESTQ CX, CX
+	JZ    finished
+
+floop:
+	MOVQ fusedContext_llTable(DI), AX
+	MOVQ fusedContext_mlTable(DI), BX
+	MOVQ fusedContext_ofTable(DI), DX
+	ANDQ $const_stateMask, R11
+	ANDQ $const_stateMask, R12
+	ANDQ $const_stateMask, R13
+
+	// The offset's code, then the match length.
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX
+	READ_BITS(CX, R14)
+	ADDL    0(DX)(R13*8), R14
+	MOVQ    R14, fusedContext_of(DI)
+	MOVBQZX const_entryAddBits(BX)(R12*8), CX
+	READ_BITS(CX, R14)
+	ADDL    0(BX)(R12*8), R14
+	MOVQ    R14, fusedContext_ml(DI)
+
+	// Another reload when the three's extra bits pass 31.
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX
+	MOVBQZX const_entryAddBits(BX)(R12*8), R14
+	ADDQ    R14, CX
+	MOVBQZX const_entryAddBits(AX)(R11*8), R14
+	ADDQ    R14, CX
+	CMPQ    CX, $31
+	JLS     fLiteralLength
+	RELOAD(freload1, freloaded1, fusedContext_limit(DI), fusedContext_stream(DI))
+
+fLiteralLength:
+	MOVBQZX const_entryAddBits(AX)(R11*8), CX
+	READ_BITS(CX, R14)
+	ADDL    0(AX)(R11*8), R14
+	MOVQ    R14, fusedContext_ll(DI)
+
+	// The next states, but after the last sequence.
+	CMPQ    fusedContext_left(DI), $1
+	JEQ     fStatesDone
+	MOVBQZX const_entryNbBits(AX)(R11*8), CX
+	READ_BITS(CX, R14)
+	MOVWQZX const_entryNewState(AX)(R11*8), R11
+	ADDQ    R14, R11
+	MOVBQZX const_entryNbBits(BX)(R12*8), CX
+	READ_BITS(CX, R14)
+	MOVWQZX const_entryNewState(BX)(R12*8), R12
+	ADDQ    R14, R12
+	MOVBQZX const_entryNbBits(DX)(R13*8), CX
+	READ_BITS(CX, R14)
+	MOVWQZX const_entryNewState(DX)(R13*8), R13
+	ADDQ    R14, R13
+
+fStatesDone:
+	RELOAD(freload2, freloaded2, fusedContext_limit(DI), fusedContext_stream(DI))
+	CMPQ R9, $64
+	JHI  overread
+
+	// The offset, or one of the three repeated ones (32-bit, as the
+	// loop's uint32 offsets).
+	MOVQ fusedContext_of(DI), CX
+	CMPL CX, $3
+	JLS  fRepeat
+	SUBL $3, CX
+	JMP  fShift3
+
+fRepeat:
+	// idx = code-1, +1 when there are no literals.
+	DECL  CX
+	MOVQ  fusedContext_ll(DI), R14
+	TESTL R14, R14
+	JNZ   fIndexed
+	INCL  CX
+
+fIndexed:
+	TESTL CX, CX
+	JNZ   fNotRep0
+	MOVQ  fusedContext_rep0(DI), CX
+	JMP   fResolved
+
+fNotRep0:
+	CMPL CX, $1
+	JNE  fNotRep1
+	MOVQ fusedContext_rep1(DI), CX
+	MOVQ fusedContext_rep0(DI), R14
+	MOVQ R14, fusedContext_rep1(DI)
+	MOVL CX, CX
+	MOVQ CX, fusedContext_rep0(DI)
+	JMP  fResolved
+
+fNotRep1:
+	CMPL CX, $3
+	JNE  fRep2
+	MOVQ fusedContext_rep0(DI), CX
+	DECL CX
+	JMP  fShift3
+
+fRep2:
+	MOVQ fusedContext_rep2(DI), CX
+
+fShift3:
+	MOVL CX, CX
+	MOVQ fusedContext_rep1(DI), R14
+	MOVQ R14, fusedContext_rep2(DI)
+	MOVQ fusedContext_rep0(DI), R14
+	MOVQ R14, fusedContext_rep1(DI)
+	MOVQ CX, fusedContext_rep0(DI)
+
+fResolved:
+	MOVL CX, CX
+	MOVQ fusedContext_ll(DI), AX
+	MOVQ fusedContext_ml(DI), BX
+
+	// executeFast's checks: the literals and the output in bounds with
+	// their slack, the offset in 1..window and within the frame's output.
+	LEAQ  (R15)(AX*1), R14
+	CMPQ  R14, fusedContext_litLimit(DI)
+	JHI   unexecuted
+	LEAQ  (SI)(AX*1), R14
+	LEAQ  (R14)(BX*1), DX
+	CMPQ  DX, fusedContext_outLimit(DI)
+	JHI   unexecuted
+	TESTQ CX, CX
+	JZ    unexecuted
+	CMPQ  CX, fusedContext_window(DI)
+	JHI   unexecuted
+	MOVQ  R14, DX
+	SUBQ  fusedContext_frameStart(DI), DX
+	CMPQ  CX, DX
+	JHI   unexecuted
+
+	// The literals, 16 bytes at a time.
+	MOVOU (R15), X0
+	MOVOU X0, (SI)
+	CMPQ  AX, $16
+	JLS   fLiteralsDone
+	MOVQ  $16, DX
+
+fLiterals:
+	MOVOU (R15)(DX*1), X0
+	MOVOU X0, (SI)(DX*1)
+	ADDQ  $16, DX
+	CMPQ  DX, AX
+	JCS   fLiterals
+
+fLiteralsDone:
+	ADDQ AX, R15
+	MOVQ R14, DX
+	SUBQ CX, DX          // the match's source
+	LEAQ (R14)(BX*1), SI // the output after the match
+	CMPQ CX, $16
+	JCS  fShortOffset
+
+	// An offset of 16 or more, as executeFast copies it.
+	MOVOU (DX), X0
+	MOVOU X0, (R14)
+	CMPQ  BX, $16
+	JLS   fNext
+	ADDQ  $16, DX
+	ADDQ  $16, R14
+	LEAQ  -48(SI), BX
+	CMPQ  R14, BX
+	JCC   fWords16
+
+fWords64:
+	MOVOU (DX), X0
+	MOVOU X0, (R14)
+	MOVOU 16(DX), X1
+	MOVOU X1, 16(R14)
+	MOVOU 32(DX), X2
+	MOVOU X2, 32(R14)
+	MOVOU 48(DX), X3
+	MOVOU X3, 48(R14)
+	ADDQ  $64, DX
+	ADDQ  $64, R14
+	CMPQ  R14, BX
+	JCS   fWords64
+	CMPQ  R14, SI
+	JCC   fNext
+
+fWords16:
+	MOVOU (DX), X0
+	MOVOU X0, (R14)
+	ADDQ  $16, DX
+	ADDQ  $16, R14
+	CMPQ  R14, SI
+	JCS   fWords16
+	JMP   fNext
+
+fShortOffset:
+	// An offset under 16, dealt over a word as executeFast does.
+	MOVOU  (DX), X0
+	MOVQ   CX, AX
+	SHLQ   $4, AX
+	MOVQ   fusedContext_masks(DI), BX
+	PSHUFB (BX)(AX*1), X0
+	MOVQ   fusedContext_steps(DI), BX
+	MOVQ   (BX)(CX*8), AX
+	LEAQ   (AX)(AX*2), CX
+	MOVQ   SI, BX
+	SUBQ   CX, BX
+	CMPQ   R14, BX
+	JCC    fPattern
+
+fPattern4:
+	MOVOU X0, (R14)
+	MOVOU X0, (R14)(AX*1)
+	MOVOU X0, (R14)(AX*2)
+	MOVOU X0, (R14)(CX*1)
+	LEAQ  (R14)(AX*4), R14
+	CMPQ  R14, BX
+	JCS   fPattern4
+	CMPQ  R14, SI
+	JCC   fNext
+
+fPattern:
+	MOVOU X0, (R14)
+	ADDQ  AX, R14
+	CMPQ  R14, SI
+	JCS   fPattern
+
+fNext:
+	DECQ fusedContext_left(DI)
+	JNZ  floop
+
+finished:
+	MOVQ fusedContext_nseqs(DI), R14
+	MOVQ R14, fusedContext_decoded(DI)
+	JMP  fSave
+
+unexecuted:
+	// Decoded, not executed: stored at its index for the two passes.
+	MOVQ  fusedContext_nseqs(DI), R14
+	SUBQ  fusedContext_left(DI), R14
+	MOVQ  R14, DX
+	IMULQ $sequence__size, DX
+	ADDQ  fusedContext_seqs(DI), DX
+	MOVL  AX, 0(DX)
+	MOVL  BX, 4(DX)
+	MOVL  CX, 8(DX)
+	LEAQ  1(R14), DX
+	MOVQ  DX, fusedContext_decoded(DI)
+	JMP   fSave
+
+overread:
+	// Left to the loop, which reports it.
+	MOVQ fusedContext_nseqs(DI), R14
+	SUBQ fusedContext_left(DI), R14
+	MOVQ R14, fusedContext_decoded(DI)
+
+fSave:
+	MOVQ R8, fusedContext_value(DI)
+	MOVQ R9, fusedContext_bitsRead(DI)
+	SUBQ fusedContext_stream(DI), R10
+	MOVQ R10, fusedContext_pos(DI)
+	MOVQ R11, fusedContext_llState(DI)
+	MOVQ R12, fusedContext_mlState(DI)
+	MOVQ R13, fusedContext_ofState(DI)
+	SUBQ fusedContext_dst(DI), SI
+	MOVQ SI, fusedContext_out(DI)
+	SUBQ fusedContext_lits(DI), R15
+	MOVQ R15, fusedContext_litPos(DI)
+	MOVQ R14, ret+8(FP)
 	RET

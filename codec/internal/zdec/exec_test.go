@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/blosc2go/blosc2/codec/internal/zenc"
+	"github.com/klauspost/compress/zstd"
 )
 
 // FuzzExecute: executeFast followed by execute's loop writes the same
@@ -90,7 +91,9 @@ func FuzzExecute(f *testing.F) {
 	})
 }
 
-// FuzzDecodeSequences: zenc's frames of the input, at levels 1-4, and
+// FuzzDecodeSequences: zenc's frames of the input, at levels 1-4, or
+// klauspost's of a 1 KiB window (level bit 4), decoded with matches
+// reaching at most 1 KiB back (level bit 5: windowCap), and
 // those frames with a byte changed, decode to the same output (the
 // input, for the frames as written) and the same verdict with
 // decodeFast as with the sequences loop alone.
@@ -101,12 +104,34 @@ func FuzzDecodeSequences(f *testing.F) {
 		}
 		f.Add(in, byte(len(name)), uint32(0))
 		f.Add(in, byte(3*len(name)), uint32(len(name))<<24|uint32(len(in)))
+		f.Add(in, byte(0x10|len(name)), uint32(len(name))<<24|uint32(len(in)/3))
+		f.Add(in, byte(0x20|len(name)), uint32(0))
 	}
+	// A match 1.5 KiB back, past the window of windowCap's seeds, and
+	// literals after it (the sequences' last bytes are the loop's).
+	far := make([]byte, 1536)
+	for i := range far {
+		far[i] = byte(i * i >> 3)
+	}
+	far = append(far, far...)
+	for i := range 600 {
+		far = append(far, byte(i*i*i>>5))
+	}
+	f.Add(far, byte(0x20), uint32(0))
+	f.Add(far, byte(0x21), uint32(0))
 	var e zenc.Encoder
+	// Frames of a 1 KiB window, in blocks of 1 KiB: with a byte changed,
+	// offsets that reach past the window but not past the frame's start.
+	small, err := zstd.NewWriter(nil, zstd.WithWindowSize(1<<10), zstd.WithEncoderCRC(false), zstd.WithEncoderConcurrency(1))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, in []byte, level byte, change uint32) {
 		in = in[:min(len(in), 1<<13)]
-		frame, err := e.EncodeAll(nil, in, 1+int(level)%4)
-		if err != nil {
+		var frame []byte
+		if level&0x10 != 0 {
+			frame = small.EncodeAll(in, nil)
+		} else if frame, err = e.EncodeAll(nil, in, 1+int(level)%4); err != nil {
 			t.Fatal(err)
 		}
 		if change != 0 {
@@ -115,6 +140,11 @@ func FuzzDecodeSequences(f *testing.F) {
 		run := func(twins bool) ([]byte, error) {
 			twinsOnly = twins
 			defer func() { twinsOnly = false }()
+			if level&0x20 != 0 {
+				// Matches of more than 1 KiB reach past the window.
+				windowCap = 1 << 10
+				defer func() { windowCap = 0 }()
+			}
 			var d Decoder
 			dst := make([]byte, len(in))
 			return dst, d.DecodeAll(dst, frame)
@@ -127,8 +157,8 @@ func FuzzDecodeSequences(f *testing.F) {
 		if wantErr == nil && !bytes.Equal(got, want) {
 			t.Fatalf("output differs from its twin's")
 		}
-		if change == 0 && (gotErr != nil || !bytes.Equal(got, in)) {
-			t.Fatalf("frame of level %d: %v, or not the input", 1+int(level)%4, gotErr)
+		if change == 0 && level&0x20 == 0 && (gotErr != nil || !bytes.Equal(got, in)) {
+			t.Fatalf("frame of level %d (1 KiB window: %v): %v, or not the input", 1+int(level)%4, level&0x10 != 0, gotErr)
 		}
 	})
 }

@@ -85,10 +85,10 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	mlState := br.peek(uint(ml.log))
 	br.bitsRead += uint(ml.log)
 	br = br.reloaded(stream)
-	// Two passes, as libzstd's and klauspost's decoders make: first the
-	// sequences' values, then their execution. Each loop keeps its state
-	// in registers, where one loop doing both spilled it on every
-	// sequence.
+	// The Go loops make two passes, as libzstd's and klauspost's
+	// decoders do for blocks of long offsets: first the sequences'
+	// values, then their execution. Each loop keeps its state in
+	// registers, where one loop doing both spilled it on every sequence.
 	seqs := d.seqBuf(nb)
 	dc := decodeContext{
 		llTable: &ll.entries[0], mlTable: &ml.entries[0], ofTable: &of.entries[0],
@@ -97,9 +97,20 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		llState: uint(llState), mlState: uint(mlState), ofState: uint(ofState),
 		rep0: d.reps[0], rep1: d.reps[1], rep2: d.reps[2],
 	}
-	first := 0
-	if !twinsOnly {
-		first = decodeFast(&dc)
+	// In assembly, one pass while it can (decodeExecute), as libzstd's
+	// and klauspost's decoders make for the others: the copies of a
+	// sequence run while the next one's decoding waits on its loads.
+	// Then the two passes, for what it left.
+	executed, first := 0, 0
+	ec := execContext{out: out, start: start, window: d.window}
+	if readable := lits[:cap(lits)]; !twinsOnly && len(dst) > 0 && len(readable) > 0 {
+		ec.dst, ec.dstLen = &dst[0], len(dst)
+		ec.lits, ec.litsEnd = &readable[0], min(len(lits), len(readable)-16)
+		executed, first = decodeExecute(&dc, &ec)
+	}
+	if !twinsOnly && first < len(seqs) {
+		dc.seqs, dc.nseqs = &seqs[first], len(seqs)-first
+		first += decodeFast(&dc)
 	}
 	br = bitReader{value: dc.value, pos: dc.pos, bitsRead: dc.bitsRead}
 	llState, mlState, ofState = uint32(dc.llState), uint32(dc.mlState), uint32(dc.ofState)
@@ -164,10 +175,11 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 		return 0, ErrCorrupt
 	}
 
-	out, litPos, err := execute(dst, start, out, lits, seqs, d.window)
+	out, litPos, err := execute(dst, start, ec.out, lits[ec.litPos:], seqs[executed:], d.window)
 	if err != nil {
 		return 0, err
 	}
+	litPos += ec.litPos
 	d.reps = [3]int{rep0, rep1, rep2}
 	rest := lits[litPos:]
 	if len(rest) > len(dst)-out {
@@ -220,6 +232,11 @@ func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window in
 // assembly is called directly, not through a variable, so that its
 // contexts stay on the stack.)
 var twinsOnly bool
+
+// windowCap, where tests set it, cuts how far back a frame's matches may
+// reach, so that frames whose windows cover their whole content
+// (single-segment frames, as zenc writes) have matches reaching past it.
+var windowCap int
 
 // execContext is what executeFast reads, and advances: the sequences
 // (nseqs at seqs), the output buffer (dstLen bytes at dst, the frame's

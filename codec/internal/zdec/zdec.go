@@ -168,6 +168,9 @@ func (d *Decoder) frame(dst []byte, out int, src []byte) (int, []byte, error) {
 	// Matches reach at most the window back, and blocks are no larger
 	// than it (nor than 128 KiB).
 	d.window = int(min(window, uint64(len(dst))))
+	if windowCap > 0 {
+		d.window = min(d.window, windowCap)
+	}
 	blockMax := int(min(window, maxBlockSize))
 	start := out
 	d.huffOK = false
