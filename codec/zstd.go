@@ -15,12 +15,11 @@ import (
 // (zdec.Accelerated: amd64 with BMI2). There it decodes zenc's (and so
 // libzstd's) frames of the project's data, the first MiB of each file
 // unshuffled and shuffled at its element size, in 128 KiB blocks at
-// levels 1, 5 and 13, at 1.27 times klauspost's speed (the median of
-// 126 sets of streams; 0.65-26 times, the most on runs at short
+// levels 1, 5 and 13, at 1.31 times klauspost's speed (the median of
+// 126 sets of streams; 0.80-25 times, the most on runs at short
 // offsets, which klauspost's sequence executor copies a byte at a
-// time; below 0.99 only unshuffled 8-byte integers, 0.65-0.94, one
-// short match per value: klauspost decodes and executes each sequence
-// in one pass, zdec in two). Elsewhere zdec is Go
+// time; below 0.99 only unshuffled 8-byte integers, 0.80-0.98, one
+// short match and one literal per value). Elsewhere zdec is Go
 // alone, and decodes only streams that compress zdecMinRatio:1 or
 // better, those runs, where it was 2-13 times as fast as klauspost
 // while klauspost's assembly decoded the others 1.1-3.7 times as fast
