@@ -76,55 +76,26 @@ func decodeExecute(dc *decodeContext, ec *execContext) (executed, decoded int) {
 	if !hasBMI2 || !hasSSSE3 {
 		return 0, 0
 	}
-	c := fusedContext{
-		llTable: dc.llTable, mlTable: dc.mlTable, ofTable: dc.ofTable,
-		seqs: dc.seqs, nseqs: dc.nseqs, stream: dc.stream,
-		value: dc.value, pos: dc.pos, bitsRead: dc.bitsRead,
-		llState: dc.llState, mlState: dc.mlState, ofState: dc.ofState,
-		rep0: dc.rep0, rep1: dc.rep1, rep2: dc.rep2,
-		dst: ec.dst, dstLen: ec.dstLen, out: ec.out,
-		lits: ec.lits, litsEnd: ec.litsEnd, litPos: ec.litPos,
-		start: ec.start, window: ec.window,
-		masks: &patternMask, steps: &patternStep,
-	}
+	c := fusedContext{dec: *dc, exec: *ec, masks: &patternMask, steps: &patternStep}
 	executed = decodeExecuteBMI2(&c)
-	dc.value, dc.pos, dc.bitsRead = c.value, c.pos, c.bitsRead
-	dc.llState, dc.mlState, dc.ofState = c.llState, c.mlState, c.ofState
-	dc.rep0, dc.rep1, dc.rep2 = c.rep0, c.rep1, c.rep2
-	ec.out, ec.litPos = c.out, c.litPos
+	*dc, *ec = c.dec, c.exec
 	return executed, c.decoded
 }
 
-// fusedContext is what decodeExecuteBMI2 reads, and advances: a
-// decodeContext's fields, then an execContext's, the dealing tables,
-// and its results; the rest is its own.
+// fusedContext is what decodeExecuteBMI2 reads, and advances: the
+// decoding's context first, at offset 0 (so that the assembly reads its
+// fields as decodeFast does, decodeContext_*(DI); TestFusedLayout), the
+// execution's, the dealing tables, and its results; the rest is its own.
 type fusedContext struct {
-	llTable, mlTable, ofTable *fseEntry
-	seqs                      *sequence
-	nseqs                     int
-	stream                    *byte
-	value                     uint64
-	pos                       int
-	bitsRead                  uint
-	llState, mlState, ofState uint
-	rep0, rep1, rep2          int
-
-	dst     *byte
-	dstLen  int
-	out     int
-	lits    *byte
-	litsEnd int
-	litPos  int
-	start   int
-	window  int
-
+	dec   decodeContext
+	exec  execContext
 	masks *[16][16]byte
 	steps *[16]int
 
 	decoded int
 
 	//lint:ignore U1000 decodeExecuteBMI2's own: the assembly writes and reads them
-	limit, outLimit, litLimit, frameStart uintptr
+	outLimit, litLimit, frameStart uintptr
 	//lint:ignore U1000 decodeExecuteBMI2's own
 	left, ll, ml, of uint64
 }

@@ -440,40 +440,40 @@ done:
 // sequences left stay in c; R15 is free to use: no global is read.
 TEXT ·decodeExecuteBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
-	MOVQ fusedContext_stream(DI), CX
+	MOVQ decodeContext_stream(DI), CX
 	ADDQ $8, CX
-	MOVQ CX, fusedContext_limit(DI)
-	MOVQ fusedContext_dst(DI), CX
-	MOVQ fusedContext_dstLen(DI), R14
+	MOVQ CX, decodeContext_limit(DI)
+	MOVQ (fusedContext_exec+execContext_dst)(DI), CX
+	MOVQ (fusedContext_exec+execContext_dstLen)(DI), R14
 	LEAQ -16(CX)(R14*1), R14
 	MOVQ R14, fusedContext_outLimit(DI)
-	MOVQ fusedContext_start(DI), R14
+	MOVQ (fusedContext_exec+execContext_start)(DI), R14
 	ADDQ CX, R14
 	MOVQ R14, fusedContext_frameStart(DI)
-	MOVQ fusedContext_out(DI), SI
+	MOVQ (fusedContext_exec+execContext_out)(DI), SI
 	ADDQ CX, SI
-	MOVQ fusedContext_lits(DI), CX
-	MOVQ fusedContext_litsEnd(DI), R14
+	MOVQ (fusedContext_exec+execContext_lits)(DI), CX
+	MOVQ (fusedContext_exec+execContext_litsEnd)(DI), R14
 	ADDQ CX, R14
 	MOVQ R14, fusedContext_litLimit(DI)
-	MOVQ fusedContext_litPos(DI), R15
+	MOVQ (fusedContext_exec+execContext_litPos)(DI), R15
 	ADDQ CX, R15
-	MOVQ fusedContext_nseqs(DI), CX
+	MOVQ decodeContext_nseqs(DI), CX
 	MOVQ CX, fusedContext_left(DI)
-	MOVQ fusedContext_value(DI), R8
-	MOVQ fusedContext_bitsRead(DI), R9
-	MOVQ fusedContext_pos(DI), R10
-	ADDQ fusedContext_stream(DI), R10
-	MOVQ fusedContext_llState(DI), R11
-	MOVQ fusedContext_mlState(DI), R12
-	MOVQ fusedContext_ofState(DI), R13
+	MOVQ decodeContext_value(DI), R8
+	MOVQ decodeContext_bitsRead(DI), R9
+	MOVQ decodeContext_pos(DI), R10
+	ADDQ decodeContext_stream(DI), R10
+	MOVQ decodeContext_llState(DI), R11
+	MOVQ decodeContext_mlState(DI), R12
+	MOVQ decodeContext_ofState(DI), R13
 	TESTQ CX, CX
 	JZ    finished
 
 floop:
-	MOVQ fusedContext_llTable(DI), AX
-	MOVQ fusedContext_mlTable(DI), BX
-	MOVQ fusedContext_ofTable(DI), DX
+	MOVQ decodeContext_llTable(DI), AX
+	MOVQ decodeContext_mlTable(DI), BX
+	MOVQ decodeContext_ofTable(DI), DX
 	ANDQ $const_stateMask, R11
 	ANDQ $const_stateMask, R12
 	ANDQ $const_stateMask, R13
@@ -496,7 +496,7 @@ floop:
 	ADDQ    R14, CX
 	CMPQ    CX, $31
 	JLS     fLiteralLength
-	RELOAD(freload1, freloaded1, fusedContext_limit(DI), fusedContext_stream(DI))
+	RELOAD(freload1, freloaded1, decodeContext_limit(DI), decodeContext_stream(DI))
 
 fLiteralLength:
 	MOVBQZX const_entryAddBits(AX)(R11*8), CX
@@ -521,7 +521,7 @@ fLiteralLength:
 	ADDQ    R14, R13
 
 fStatesDone:
-	RELOAD(freload2, freloaded2, fusedContext_limit(DI), fusedContext_stream(DI))
+	RELOAD(freload2, freloaded2, decodeContext_limit(DI), decodeContext_stream(DI))
 	CMPQ R9, $64
 	JHI  overread
 
@@ -544,36 +544,36 @@ fRepeat:
 fIndexed:
 	TESTL CX, CX
 	JNZ   fNotRep0
-	MOVQ  fusedContext_rep0(DI), CX
+	MOVQ  decodeContext_rep0(DI), CX
 	JMP   fResolved
 
 fNotRep0:
 	CMPL CX, $1
 	JNE  fNotRep1
-	MOVQ fusedContext_rep1(DI), CX
-	MOVQ fusedContext_rep0(DI), R14
-	MOVQ R14, fusedContext_rep1(DI)
+	MOVQ decodeContext_rep1(DI), CX
+	MOVQ decodeContext_rep0(DI), R14
+	MOVQ R14, decodeContext_rep1(DI)
 	MOVL CX, CX
-	MOVQ CX, fusedContext_rep0(DI)
+	MOVQ CX, decodeContext_rep0(DI)
 	JMP  fResolved
 
 fNotRep1:
 	CMPL CX, $3
 	JNE  fRep2
-	MOVQ fusedContext_rep0(DI), CX
+	MOVQ decodeContext_rep0(DI), CX
 	DECL CX
 	JMP  fShift3
 
 fRep2:
-	MOVQ fusedContext_rep2(DI), CX
+	MOVQ decodeContext_rep2(DI), CX
 
 fShift3:
 	MOVL CX, CX
-	MOVQ fusedContext_rep1(DI), R14
-	MOVQ R14, fusedContext_rep2(DI)
-	MOVQ fusedContext_rep0(DI), R14
-	MOVQ R14, fusedContext_rep1(DI)
-	MOVQ CX, fusedContext_rep0(DI)
+	MOVQ decodeContext_rep1(DI), R14
+	MOVQ R14, decodeContext_rep2(DI)
+	MOVQ decodeContext_rep0(DI), R14
+	MOVQ R14, decodeContext_rep1(DI)
+	MOVQ CX, decodeContext_rep0(DI)
 
 fResolved:
 	MOVL CX, CX
@@ -591,7 +591,7 @@ fResolved:
 	JHI   unexecuted
 	TESTQ CX, CX
 	JZ    unexecuted
-	CMPQ  CX, fusedContext_window(DI)
+	CMPQ  CX, (fusedContext_exec+execContext_window)(DI)
 	JHI   unexecuted
 	MOVQ  R14, DX
 	SUBQ  fusedContext_frameStart(DI), DX
@@ -693,17 +693,17 @@ fNext:
 	JNZ  floop
 
 finished:
-	MOVQ fusedContext_nseqs(DI), R14
+	MOVQ decodeContext_nseqs(DI), R14
 	MOVQ R14, fusedContext_decoded(DI)
 	JMP  fSave
 
 unexecuted:
 	// Decoded, not executed: stored at its index for the two passes.
-	MOVQ  fusedContext_nseqs(DI), R14
+	MOVQ  decodeContext_nseqs(DI), R14
 	SUBQ  fusedContext_left(DI), R14
 	MOVQ  R14, DX
 	IMULQ $sequence__size, DX
-	ADDQ  fusedContext_seqs(DI), DX
+	ADDQ  decodeContext_seqs(DI), DX
 	MOVL  AX, 0(DX)
 	MOVL  BX, 4(DX)
 	MOVL  CX, 8(DX)
@@ -713,21 +713,21 @@ unexecuted:
 
 overread:
 	// Left to the loop, which reports it.
-	MOVQ fusedContext_nseqs(DI), R14
+	MOVQ decodeContext_nseqs(DI), R14
 	SUBQ fusedContext_left(DI), R14
 	MOVQ R14, fusedContext_decoded(DI)
 
 fSave:
-	MOVQ R8, fusedContext_value(DI)
-	MOVQ R9, fusedContext_bitsRead(DI)
-	SUBQ fusedContext_stream(DI), R10
-	MOVQ R10, fusedContext_pos(DI)
-	MOVQ R11, fusedContext_llState(DI)
-	MOVQ R12, fusedContext_mlState(DI)
-	MOVQ R13, fusedContext_ofState(DI)
-	SUBQ fusedContext_dst(DI), SI
-	MOVQ SI, fusedContext_out(DI)
-	SUBQ fusedContext_lits(DI), R15
-	MOVQ R15, fusedContext_litPos(DI)
+	MOVQ R8, decodeContext_value(DI)
+	MOVQ R9, decodeContext_bitsRead(DI)
+	SUBQ decodeContext_stream(DI), R10
+	MOVQ R10, decodeContext_pos(DI)
+	MOVQ R11, decodeContext_llState(DI)
+	MOVQ R12, decodeContext_mlState(DI)
+	MOVQ R13, decodeContext_ofState(DI)
+	SUBQ (fusedContext_exec+execContext_dst)(DI), SI
+	MOVQ SI, (fusedContext_exec+execContext_out)(DI)
+	SUBQ (fusedContext_exec+execContext_lits)(DI), R15
+	MOVQ R15, (fusedContext_exec+execContext_litPos)(DI)
 	MOVQ R14, ret+8(FP)
 	RET
