@@ -17,6 +17,89 @@
 	XORQ  DX, DX                 \
 	DIVQ  CX
 
+// COPY_LITERALS(lits, out, n, i, again, done): the n literals at lits to
+// out, 16 bytes at a time, the first word whatever their length: what
+// lands past them the match overwrites (clobbers i and X0).
+#define COPY_LITERALS(lits, out, n, i, again, done) \
+	MOVOU (lits), X0      \
+	MOVOU X0, (out)       \
+	CMPQ  n, $16          \
+	JLS   done            \
+	MOVQ  $16, i          \
+again:                    \
+	MOVOU (lits)(i*1), X0 \
+	MOVOU X0, (out)(i*1)  \
+	ADDQ  $16, i          \
+	CMPQ  i, n            \
+	JCS   again           \
+done:
+
+// COPY_FAR(src, dst, end, n, next, rounds, words): a match of n bytes
+// from src to dst (ending at end) at an offset of 16 or more, where each
+// word read is already written: four words a round while the round's
+// last starts before the end, then one at a time; then to next (clobbers
+// n and X0-X3).
+#define COPY_FAR(src, dst, end, n, next, rounds, words) \
+	MOVOU (src), X0     \
+	MOVOU X0, (dst)     \
+	CMPQ  n, $16        \
+	JLS   next          \
+	ADDQ  $16, src      \
+	ADDQ  $16, dst      \
+	LEAQ  -48(end), n   \
+	CMPQ  dst, n        \
+	JCC   words         \
+rounds:                 \
+	MOVOU (src), X0     \
+	MOVOU X0, (dst)     \
+	MOVOU 16(src), X1   \
+	MOVOU X1, 16(dst)   \
+	MOVOU 32(src), X2   \
+	MOVOU X2, 32(dst)   \
+	MOVOU 48(src), X3   \
+	MOVOU X3, 48(dst)   \
+	ADDQ  $64, src      \
+	ADDQ  $64, dst      \
+	CMPQ  dst, n        \
+	JCS   rounds        \
+	CMPQ  dst, end      \
+	JCC   next          \
+words:                  \
+	MOVOU (src), X0     \
+	MOVOU X0, (dst)     \
+	ADDQ  $16, src      \
+	ADDQ  $16, dst      \
+	CMPQ  dst, end      \
+	JCS   words         \
+	JMP   next
+
+// DEAL(dst, end, step, three, limit, next, rounds, single): stores X0,
+// a match's first offset bytes dealt over a word, from dst to end at
+// steps of step (a multiple of the offset): four words a round while
+// four steps stay within the match, then one at a time (clobbers three
+// and limit).
+#define DEAL(dst, end, step, three, limit, next, rounds, single) \
+	LEAQ  (step)(step*2), three \
+	MOVQ  end, limit            \
+	SUBQ  three, limit          \
+	CMPQ  dst, limit            \
+	JCC   single                \
+rounds:                         \
+	MOVOU X0, (dst)             \
+	MOVOU X0, (dst)(step*1)     \
+	MOVOU X0, (dst)(step*2)     \
+	MOVOU X0, (dst)(three*1)    \
+	LEAQ  (dst)(step*4), dst    \
+	CMPQ  dst, limit            \
+	JCS   rounds                \
+	CMPQ  dst, end              \
+	JCC   next                  \
+single:                         \
+	MOVOU X0, (dst)             \
+	ADDQ  step, dst             \
+	CMPQ  dst, end              \
+	JCS   single
+
 // func executeFast(c *execContext) int
 //
 // The contract is exec_amd64.go's. Registers:
@@ -70,22 +153,7 @@ loop:
 	CMPQ CX, DI
 	JHI  done
 
-	// The literals, 16 bytes at a time, the first word whatever their
-	// length: what lands past them the match overwrites.
-	MOVOU (R10), X0
-	MOVOU X0, (DX)
-	CMPQ AX, $16
-	JLS  literalsDone
-	MOVQ $16, DI
-
-literals:
-	MOVOU (R10)(DI*1), X0
-	MOVOU X0, (DX)(DI*1)
-	ADDQ $16, DI
-	CMPQ DI, AX
-	JCS  literals
-
-literalsDone:
+	COPY_LITERALS(R10, DX, AX, DI, literals, literalsDone)
 	ADDQ AX, R10
 	MOVQ R14, DI
 	SUBQ CX, DI          // the match's source
@@ -93,42 +161,7 @@ literalsDone:
 	CMPQ CX, $16
 	JCS  shortOffset
 
-	// An offset of 16 or more: each word read is already written. Four
-	// words a round while the round's last starts before the end.
-	MOVOU (DI), X0
-	MOVOU X0, (R14)
-	CMPQ BX, $16
-	JLS  next
-	ADDQ $16, DI
-	ADDQ $16, R14
-	LEAQ -48(DX), BX
-	CMPQ R14, BX
-	JCC  words16
-
-words64:
-	MOVOU (DI), X0
-	MOVOU X0, (R14)
-	MOVOU 16(DI), X1
-	MOVOU X1, 16(R14)
-	MOVOU 32(DI), X2
-	MOVOU X2, 32(R14)
-	MOVOU 48(DI), X3
-	MOVOU X3, 48(R14)
-	ADDQ  $64, DI
-	ADDQ  $64, R14
-	CMPQ  R14, BX
-	JCS   words64
-	CMPQ  R14, DX
-	JCC   next
-
-words16:
-	MOVOU (DI), X0
-	MOVOU X0, (R14)
-	ADDQ $16, DI
-	ADDQ $16, R14
-	CMPQ R14, DX
-	JCS  words16
-	JMP  next
+	COPY_FAR(DI, R14, DX, BX, next, words64, words16)
 
 shortOffset:
 	CMPB ·hasSSSE3(SB), $0
@@ -146,31 +179,8 @@ shortOffset:
 	LEAQ  ·patternStep(SB), BX
 	MOVQ  (BX)(CX*8), AX
 
-	// Four words a round while four steps stay within the match, then
-	// one at a time.
-	LEAQ (AX)(AX*2), CX // three steps
-	MOVQ DX, BX
-	SUBQ CX, BX         // a round's last word starts before the end
-	CMPQ R14, BX
-	JCC  pattern
-
-pattern4:
-	MOVOU X0, (R14)
-	MOVOU X0, (R14)(AX*1)
-	MOVOU X0, (R14)(AX*2)
-	MOVOU X0, (R14)(CX*1)
-	LEAQ  (R14)(AX*4), R14
-	CMPQ  R14, BX
-	JCS   pattern4
-	CMPQ  R14, DX
-	JCC   next
-
-pattern:
-	MOVOU X0, (R14)
-	ADDQ  AX, R14
-	CMPQ  R14, DX
-	JCS   pattern
-	JMP   next
+	DEAL(R14, DX, AX, CX, BX, next, pattern4, pattern)
+	JMP next
 
 noPattern:
 	CMPQ CX, $8
@@ -598,21 +608,7 @@ fResolved:
 	CMPQ  CX, DX
 	JHI   unexecuted
 
-	// The literals, 16 bytes at a time.
-	MOVOU (R15), X0
-	MOVOU X0, (SI)
-	CMPQ  AX, $16
-	JLS   fLiteralsDone
-	MOVQ  $16, DX
-
-fLiterals:
-	MOVOU (R15)(DX*1), X0
-	MOVOU X0, (SI)(DX*1)
-	ADDQ  $16, DX
-	CMPQ  DX, AX
-	JCS   fLiterals
-
-fLiteralsDone:
+	COPY_LITERALS(R15, SI, AX, DX, fLiterals, fLiteralsDone)
 	ADDQ AX, R15
 	MOVQ R14, DX
 	SUBQ CX, DX          // the match's source
@@ -620,41 +616,7 @@ fLiteralsDone:
 	CMPQ CX, $16
 	JCS  fShortOffset
 
-	// An offset of 16 or more, as executeFast copies it.
-	MOVOU (DX), X0
-	MOVOU X0, (R14)
-	CMPQ  BX, $16
-	JLS   fNext
-	ADDQ  $16, DX
-	ADDQ  $16, R14
-	LEAQ  -48(SI), BX
-	CMPQ  R14, BX
-	JCC   fWords16
-
-fWords64:
-	MOVOU (DX), X0
-	MOVOU X0, (R14)
-	MOVOU 16(DX), X1
-	MOVOU X1, 16(R14)
-	MOVOU 32(DX), X2
-	MOVOU X2, 32(R14)
-	MOVOU 48(DX), X3
-	MOVOU X3, 48(R14)
-	ADDQ  $64, DX
-	ADDQ  $64, R14
-	CMPQ  R14, BX
-	JCS   fWords64
-	CMPQ  R14, SI
-	JCC   fNext
-
-fWords16:
-	MOVOU (DX), X0
-	MOVOU X0, (R14)
-	ADDQ  $16, DX
-	ADDQ  $16, R14
-	CMPQ  R14, SI
-	JCS   fWords16
-	JMP   fNext
+	COPY_FAR(DX, R14, SI, BX, fNext, fWords64, fWords16)
 
 fShortOffset:
 	// An offset under 16, dealt over a word as executeFast does.
@@ -665,28 +627,7 @@ fShortOffset:
 	PSHUFB (BX)(AX*1), X0
 	MOVQ   fusedContext_steps(DI), BX
 	MOVQ   (BX)(CX*8), AX
-	LEAQ   (AX)(AX*2), CX
-	MOVQ   SI, BX
-	SUBQ   CX, BX
-	CMPQ   R14, BX
-	JCC    fPattern
-
-fPattern4:
-	MOVOU X0, (R14)
-	MOVOU X0, (R14)(AX*1)
-	MOVOU X0, (R14)(AX*2)
-	MOVOU X0, (R14)(CX*1)
-	LEAQ  (R14)(AX*4), R14
-	CMPQ  R14, BX
-	JCS   fPattern4
-	CMPQ  R14, SI
-	JCC   fNext
-
-fPattern:
-	MOVOU X0, (R14)
-	ADDQ  AX, R14
-	CMPQ  R14, SI
-	JCS   fPattern
+	DEAL(R14, SI, AX, CX, BX, fNext, fPattern4, fPattern)
 
 fNext:
 	DECQ fusedContext_left(DI)
