@@ -97,7 +97,9 @@ type fusedContext struct {
 	//lint:ignore U1000 decodeExecuteBMI2's own: the assembly writes and reads them
 	outLimit, litLimit, frameStart uintptr
 	//lint:ignore U1000 decodeExecuteBMI2's own
-	left, ll, ml, of uint64
+	left uint64
+	//lint:ignore U1000 decodeExecuteBMI2's own
+	ll, ml, of uint32
 }
 
 //go:noescape

@@ -280,6 +280,104 @@ slow:                                        \
 	MOVQ    (R10), R8                        \
 skip:
 
+// DECODE_SEQUENCE(of, ml, ll, lastA, lastB, labels...): decodes the
+// sequence the states R11-R13 point at into of, ml and ll (32-bit; the
+// offset's code, not yet resolved), then, unless CMPQ lastA, lastB finds
+// it the last, the next states; and reloads. The tables are AX, BX, DX;
+// clobbers CX and R14. A reload leaves at least 57 bits unread: the
+// offset's and the match length's extra bits (31+16 at most), then after
+// another when the three's pass 31, the literal length's and the three
+// states' (16+26).
+#define DECODE_SEQUENCE(of, ml, ll, lastA, lastB, reload1, reloaded1, literalLength, reload2, reloaded2, statesDone) \
+	ANDQ    $const_stateMask, R11                     \
+	ANDQ    $const_stateMask, R12                     \
+	ANDQ    $const_stateMask, R13                     \
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX         \
+	READ_BITS(CX, R14)                                \
+	ADDL    0(DX)(R13*8), R14                         \
+	MOVL    R14, of                                   \
+	MOVBQZX const_entryAddBits(BX)(R12*8), CX         \
+	READ_BITS(CX, R14)                                \
+	ADDL    0(BX)(R12*8), R14                         \
+	MOVL    R14, ml                                   \
+	MOVBQZX const_entryAddBits(DX)(R13*8), CX         \
+	MOVBQZX const_entryAddBits(BX)(R12*8), R14        \
+	ADDQ    R14, CX                                   \
+	MOVBQZX const_entryAddBits(AX)(R11*8), R14        \
+	ADDQ    R14, CX                                   \
+	CMPQ    CX, $31                                   \
+	JLS     literalLength                             \
+	RELOAD(reload1, reloaded1, decodeContext_limit(DI), decodeContext_stream(DI)) \
+literalLength:                                        \
+	MOVBQZX const_entryAddBits(AX)(R11*8), CX         \
+	READ_BITS(CX, R14)                                \
+	ADDL    0(AX)(R11*8), R14                         \
+	MOVL    R14, ll                                   \
+	CMPQ    lastA, lastB                              \
+	JEQ     statesDone                                \
+	MOVBQZX const_entryNbBits(AX)(R11*8), CX          \
+	READ_BITS(CX, R14)                                \
+	MOVWQZX const_entryNewState(AX)(R11*8), R11       \
+	ADDQ    R14, R11                                  \
+	MOVBQZX const_entryNbBits(BX)(R12*8), CX          \
+	READ_BITS(CX, R14)                                \
+	MOVWQZX const_entryNewState(BX)(R12*8), R12       \
+	ADDQ    R14, R12                                  \
+	MOVBQZX const_entryNbBits(DX)(R13*8), CX          \
+	READ_BITS(CX, R14)                                \
+	MOVWQZX const_entryNewState(DX)(R13*8), R13       \
+	ADDQ    R14, R13                                  \
+statesDone:                                           \
+	RELOAD(reload2, reloaded2, decodeContext_limit(DI), decodeContext_stream(DI))
+
+// RESOLVE_OFFSET(code, ll, labels...): CX = the offset of the offset's
+// code and the sequence's literal length ll (32-bit, as the loop's
+// uint32 offsets): the code less 3, or one of the three repeated
+// offsets, which it updates in decodeContext_rep*(DI). Clobbers R14.
+#define RESOLVE_OFFSET(code, ll, resolved, repeat, indexed, notRep0, notRep1, rep2, shift3) \
+	MOVL  code, CX                        \
+	CMPL  CX, $3                          \
+	JLS   repeat                          \
+	SUBL  $3, CX                          \
+	JMP   shift3                          \
+repeat:                                   \
+	DECL  CX                              \
+	MOVL  ll, R14                         \
+	TESTL R14, R14                        \
+	JNZ   indexed                         \
+	INCL  CX                              \
+indexed:                                  \
+	TESTL CX, CX                          \
+	JNZ   notRep0                         \
+	MOVQ  decodeContext_rep0(DI), CX      \
+	JMP   resolved                        \
+notRep0:                                  \
+	CMPL  CX, $1                          \
+	JNE   notRep1                         \
+	MOVQ  decodeContext_rep1(DI), CX      \
+	MOVQ  decodeContext_rep0(DI), R14     \
+	MOVQ  R14, decodeContext_rep1(DI)     \
+	MOVL  CX, CX                          \
+	MOVQ  CX, decodeContext_rep0(DI)      \
+	JMP   resolved                        \
+notRep1:                                  \
+	CMPL  CX, $3                          \
+	JNE   rep2                            \
+	MOVQ  decodeContext_rep0(DI), CX      \
+	DECL  CX                              \
+	JMP   shift3                          \
+rep2:                                     \
+	MOVQ  decodeContext_rep2(DI), CX      \
+shift3:                                   \
+	MOVL  CX, CX                          \
+	MOVQ  decodeContext_rep1(DI), R14     \
+	MOVQ  R14, decodeContext_rep2(DI)     \
+	MOVQ  decodeContext_rep0(DI), R14     \
+	MOVQ  R14, decodeContext_rep1(DI)     \
+	MOVQ  CX, decodeContext_rep0(DI)      \
+resolved:                                 \
+	MOVL  CX, CX
+
 // func decodeFastBMI2(c *decodeContext) int
 //
 // The contract is decodeFast's. Registers:
@@ -315,111 +413,11 @@ TEXT ·decodeFastBMI2(SB), NOSPLIT, $0-16
 	JAE  done
 
 loop:
-	ANDQ $const_stateMask, R11
-	ANDQ $const_stateMask, R12
-	ANDQ $const_stateMask, R13
-
-	// The offset's code, then the match length.
-	MOVBQZX const_entryAddBits(DX)(R13*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(DX)(R13*8), R14
-	MOVL    R14, 8(SI)
-	MOVBQZX const_entryAddBits(BX)(R12*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(BX)(R12*8), R14
-	MOVL    R14, 4(SI)
-
-	// Another reload when the three's extra bits pass 31.
-	MOVBQZX const_entryAddBits(DX)(R13*8), CX
-	MOVBQZX const_entryAddBits(BX)(R12*8), R14
-	ADDQ    R14, CX
-	MOVBQZX const_entryAddBits(AX)(R11*8), R14
-	ADDQ    R14, CX
-	CMPQ    CX, $31
-	JLS     literalLength
-	RELOAD(reload1, reloaded1, decodeContext_limit(DI), decodeContext_stream(DI))
-
-literalLength:
-	MOVBQZX const_entryAddBits(AX)(R11*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(AX)(R11*8), R14
-	MOVL    R14, 0(SI)
-
-	// The next states, but after the last sequence.
-	CMPQ    SI, decodeContext_last(DI)
-	JEQ     statesDone
-	MOVBQZX const_entryNbBits(AX)(R11*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(AX)(R11*8), R11
-	ADDQ    R14, R11
-	MOVBQZX const_entryNbBits(BX)(R12*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(BX)(R12*8), R12
-	ADDQ    R14, R12
-	MOVBQZX const_entryNbBits(DX)(R13*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(DX)(R13*8), R13
-	ADDQ    R14, R13
-
-statesDone:
-	RELOAD(reload2, reloaded2, decodeContext_limit(DI), decodeContext_stream(DI))
+	DECODE_SEQUENCE(8(SI), 4(SI), 0(SI), SI, decodeContext_last(DI), reload1, reloaded1, literalLength, reload2, reloaded2, statesDone)
 	CMPQ R9, $64
 	JHI  done // overread: the loop reports it
-
-	// The offset, or one of the three repeated ones (32-bit, as the
-	// loop's uint32 offsets).
-	MOVL 8(SI), CX
-	CMPL CX, $3
-	JLS  repeat
-	SUBL $3, CX
-	JMP  shift3
-
-repeat:
-	// idx = code-1, +1 when there are no literals.
-	DECL CX
-	MOVL 0(SI), R14
-	TESTL R14, R14
-	JNZ  indexed
-	INCL CX
-
-indexed:
-	TESTL CX, CX
-	JNZ  notRep0
-	MOVQ decodeContext_rep0(DI), CX
+	RESOLVE_OFFSET(8(SI), 0(SI), resolved, repeat, indexed, notRep0, notRep1, rep2, shift3)
 	MOVL CX, 8(SI)
-	JMP  next
-
-notRep0:
-	CMPL CX, $1
-	JNE  notRep1
-	MOVQ decodeContext_rep1(DI), CX
-	MOVQ decodeContext_rep0(DI), R14
-	MOVQ R14, decodeContext_rep1(DI)
-	MOVL CX, CX
-	MOVQ CX, decodeContext_rep0(DI)
-	MOVL CX, 8(SI)
-	JMP  next
-
-notRep1:
-	CMPL CX, $3
-	JNE  rep2
-	MOVQ decodeContext_rep0(DI), CX
-	DECL CX
-	JMP  shift3
-
-rep2:
-	MOVQ decodeContext_rep2(DI), CX
-
-shift3:
-	MOVL CX, CX
-	MOVQ decodeContext_rep1(DI), R14
-	MOVQ R14, decodeContext_rep2(DI)
-	MOVQ decodeContext_rep0(DI), R14
-	MOVQ R14, decodeContext_rep1(DI)
-	MOVQ CX, decodeContext_rep0(DI)
-	MOVL CX, 8(SI)
-
-next:
 	ADDQ $sequence__size, SI
 	CMPQ SI, decodeContext_end(DI)
 	JCS  loop
@@ -447,7 +445,9 @@ done:
 //   the match length and scratch
 //   SI  the output position  CX the offset  R14 scratch, the match's position
 // The decoded values, the repeated offsets, the limits and the
-// sequences left stay in c; R15 is free to use: no global is read.
+// sequences left stay in c (its decoding context first, at offset 0: the
+// macros read decodeContext_*(DI) in both kernels); R15 is free to use:
+// no global is read.
 TEXT ·decodeExecuteBMI2(SB), NOSPLIT, $0-16
 	MOVQ c+0(FP), DI
 	MOVQ decodeContext_stream(DI), CX
@@ -484,111 +484,12 @@ floop:
 	MOVQ decodeContext_llTable(DI), AX
 	MOVQ decodeContext_mlTable(DI), BX
 	MOVQ decodeContext_ofTable(DI), DX
-	ANDQ $const_stateMask, R11
-	ANDQ $const_stateMask, R12
-	ANDQ $const_stateMask, R13
-
-	// The offset's code, then the match length.
-	MOVBQZX const_entryAddBits(DX)(R13*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(DX)(R13*8), R14
-	MOVQ    R14, fusedContext_of(DI)
-	MOVBQZX const_entryAddBits(BX)(R12*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(BX)(R12*8), R14
-	MOVQ    R14, fusedContext_ml(DI)
-
-	// Another reload when the three's extra bits pass 31.
-	MOVBQZX const_entryAddBits(DX)(R13*8), CX
-	MOVBQZX const_entryAddBits(BX)(R12*8), R14
-	ADDQ    R14, CX
-	MOVBQZX const_entryAddBits(AX)(R11*8), R14
-	ADDQ    R14, CX
-	CMPQ    CX, $31
-	JLS     fLiteralLength
-	RELOAD(freload1, freloaded1, decodeContext_limit(DI), decodeContext_stream(DI))
-
-fLiteralLength:
-	MOVBQZX const_entryAddBits(AX)(R11*8), CX
-	READ_BITS(CX, R14)
-	ADDL    0(AX)(R11*8), R14
-	MOVQ    R14, fusedContext_ll(DI)
-
-	// The next states, but after the last sequence.
-	CMPQ    fusedContext_left(DI), $1
-	JEQ     fStatesDone
-	MOVBQZX const_entryNbBits(AX)(R11*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(AX)(R11*8), R11
-	ADDQ    R14, R11
-	MOVBQZX const_entryNbBits(BX)(R12*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(BX)(R12*8), R12
-	ADDQ    R14, R12
-	MOVBQZX const_entryNbBits(DX)(R13*8), CX
-	READ_BITS(CX, R14)
-	MOVWQZX const_entryNewState(DX)(R13*8), R13
-	ADDQ    R14, R13
-
-fStatesDone:
-	RELOAD(freload2, freloaded2, decodeContext_limit(DI), decodeContext_stream(DI))
+	DECODE_SEQUENCE(fusedContext_of(DI), fusedContext_ml(DI), fusedContext_ll(DI), fusedContext_left(DI), $1, freload1, freloaded1, fLiteralLength, freload2, freloaded2, fStatesDone)
 	CMPQ R9, $64
 	JHI  overread
-
-	// The offset, or one of the three repeated ones (32-bit, as the
-	// loop's uint32 offsets).
-	MOVQ fusedContext_of(DI), CX
-	CMPL CX, $3
-	JLS  fRepeat
-	SUBL $3, CX
-	JMP  fShift3
-
-fRepeat:
-	// idx = code-1, +1 when there are no literals.
-	DECL  CX
-	MOVQ  fusedContext_ll(DI), R14
-	TESTL R14, R14
-	JNZ   fIndexed
-	INCL  CX
-
-fIndexed:
-	TESTL CX, CX
-	JNZ   fNotRep0
-	MOVQ  decodeContext_rep0(DI), CX
-	JMP   fResolved
-
-fNotRep0:
-	CMPL CX, $1
-	JNE  fNotRep1
-	MOVQ decodeContext_rep1(DI), CX
-	MOVQ decodeContext_rep0(DI), R14
-	MOVQ R14, decodeContext_rep1(DI)
-	MOVL CX, CX
-	MOVQ CX, decodeContext_rep0(DI)
-	JMP  fResolved
-
-fNotRep1:
-	CMPL CX, $3
-	JNE  fRep2
-	MOVQ decodeContext_rep0(DI), CX
-	DECL CX
-	JMP  fShift3
-
-fRep2:
-	MOVQ decodeContext_rep2(DI), CX
-
-fShift3:
-	MOVL CX, CX
-	MOVQ decodeContext_rep1(DI), R14
-	MOVQ R14, decodeContext_rep2(DI)
-	MOVQ decodeContext_rep0(DI), R14
-	MOVQ R14, decodeContext_rep1(DI)
-	MOVQ CX, decodeContext_rep0(DI)
-
-fResolved:
-	MOVL CX, CX
-	MOVQ fusedContext_ll(DI), AX
-	MOVQ fusedContext_ml(DI), BX
+	RESOLVE_OFFSET(fusedContext_of(DI), fusedContext_ll(DI), fResolved, fRepeat, fIndexed, fNotRep0, fNotRep1, fRep2, fShift3)
+	MOVL fusedContext_ll(DI), AX
+	MOVL fusedContext_ml(DI), BX
 
 	// executeFast's checks: the literals and the output in bounds with
 	// their slack, the offset in 1..window and within the frame's output.
