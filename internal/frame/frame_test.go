@@ -117,7 +117,10 @@ func TestTrailerBytes(t *testing.T) {
 	if !errors.Is(err, blosc2.ErrTruncated) {
 		t.Fatalf("4 GiB vlmetalayer value: %v", err)
 	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 2*exactAlloc {
+	// TotalAlloc counts the whole process (tests running in parallel,
+	// the race detector's runs): the bound is loose, but 4 GiB, or a
+	// step of 256 MiB, passes it.
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8*exactAlloc {
 		t.Fatalf("4 GiB vlmetalayer value: %d bytes allocated for a %d-byte trailer", grew, len(huge))
 	}
 }
