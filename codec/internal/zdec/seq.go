@@ -103,9 +103,7 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 	// Then the two passes, for what it left.
 	executed, first := 0, 0
 	ec := execContext{out: out, start: start, window: d.window}
-	if readable := lits[:cap(lits)]; !twinsOnly && len(dst) > 0 && len(readable) > 0 {
-		ec.dst, ec.dstLen = &dst[0], len(dst)
-		ec.lits, ec.litsEnd = &readable[0], min(len(lits), len(readable)-16)
+	if !twinsOnly && ec.setBuffers(dst, lits) {
 		executed, first = decodeExecute(&dc, &ec)
 	}
 	if !twinsOnly && first < len(seqs) {
@@ -195,16 +193,13 @@ func (d *Decoder) sequences(dst []byte, start, out int, lits, src []byte) (int, 
 // the buffers' ends, as many as it can; this loop, its twin, the rest.
 func execute(dst []byte, start, out int, lits []byte, seqs []sequence, window int) (int, int, error) {
 	c := execContext{out: out, start: start, window: window}
-	// The literals are read 16 bytes at a time, past those used as far
-	// as their buffer's capacity: the few literals of highly
-	// compressible blocks are then copied in words too.
-	readable := lits[:cap(lits)]
-	if len(seqs) > 0 && len(dst) > 0 && len(readable) > 0 && !twinsOnly {
+	if len(seqs) > 0 && !twinsOnly && c.setBuffers(dst, lits) {
 		c.seqs, c.nseqs = &seqs[0], len(seqs)
-		c.dst, c.dstLen = &dst[0], len(dst)
-		c.lits, c.litsEnd = &readable[0], min(len(lits), len(readable)-16)
 		seqs = seqs[executeFast(&c):]
 	}
+	// The literals are read 16 bytes at a time as far as their buffer's
+	// capacity, as in executeFast.
+	readable := lits[:cap(lits)]
 	out, litPos := c.out, c.litPos
 	for _, sq := range seqs {
 		llen, mlen, offset := int(sq.lit), int(sq.match), int(sq.offset)
@@ -255,6 +250,21 @@ type execContext struct {
 	litPos  int
 	start   int
 	window  int
+}
+
+// setBuffers points c at the output dst and the literals lits, and
+// reports whether the assembly can take them (neither buffer empty).
+// The literals are read 16 bytes at a time, past those used as far as
+// their buffer's capacity (litsEnd): the few literals of highly
+// compressible blocks are then copied in words too.
+func (c *execContext) setBuffers(dst, lits []byte) bool {
+	readable := lits[:cap(lits)]
+	if len(dst) == 0 || len(readable) == 0 {
+		return false
+	}
+	c.dst, c.dstLen = &dst[0], len(dst)
+	c.lits, c.litsEnd = &readable[0], min(len(lits), len(readable)-16)
+	return true
 }
 
 // decodeContext is what decodeFast reads, and advances: the three
