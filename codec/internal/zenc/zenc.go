@@ -325,7 +325,7 @@ func (p params) tableBytes() int {
 // counting starts over.
 func (e *Encoder) startFrame(p params, n int) {
 	align := uint64(1)
-	if p.strategy >= stratGreedy { // a chain or tree of positions, not dfast's hashes
+	if p.strategy != stratFast {
 		align = 1 << p.chainLog
 	}
 	base := (uint64(e.base) + align - 1) &^ (align - 1)
