@@ -148,21 +148,25 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestReuse: an Encoder's output depends only on its input, not on the
-// frames it wrote before (its tables are reset per frame).
+// frames it wrote before (its tables are reset per frame): at every
+// strategy, after frames of other sizes and levels (tables of other
+// sizes).
 func TestReuse(t *testing.T) {
 	in := inputs(t)
-	var fresh, reused Encoder
-	for _, name := range []string{"text", "stamps", "noise", "taxi_val_shuffled", "zeros", "size131073"} {
-		want, _ := fresh.EncodeAll(nil, in[name], 1)
-		fresh = Encoder{}
-		for _, other := range []string{"text", "stamps", "size5"} {
-			if _, err := reused.EncodeAll(nil, in[other], 1); err != nil {
-				t.Fatal(err)
+	var reused Encoder
+	for _, level := range testLevels() {
+		for _, name := range []string{"text", "stamps", "noise", "taxi_val_shuffled", "zeros", "size131073"} {
+			var fresh Encoder
+			want, _ := fresh.EncodeAll(nil, in[name], level)
+			for i, other := range []string{"text", "stamps", "size5"} {
+				if _, err := reused.EncodeAll(nil, in[other], levels[(i+level)%len(levels)]); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		got, _ := reused.EncodeAll(nil, in[name], 1)
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%s: %d bytes after other frames, %d from a fresh encoder", name, len(got), len(want))
+			got, _ := reused.EncodeAll(nil, in[name], level)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("level %d %s: %d bytes after other frames, %d from a fresh encoder", level, name, len(got), len(want))
+			}
 		}
 	}
 }
