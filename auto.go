@@ -27,7 +27,7 @@ const (
 	TierFastest Tier = iota + 1
 	// TierDefault, the default, compresses with Zstd at clevel 2 (zstd
 	// level 3, libzstd's dfast, by our port) in 256 KiB blocks after a
-	// filter, 2 MiB without (a shorter chunk in one block). It aims at zstd SpeedDefault's ratio (0.97
+	// filter, 2 MiB without. It aims at zstd SpeedDefault's ratio (0.97
 	// of it on text) at its speed or above. A filtered chunk that
 	// compresses less than 5:1 and whose sample loses less than 2% at
 	// clevel 1 (zstd level 1, libzstd's fast strategy) gets clevel 1: noisy
@@ -43,9 +43,9 @@ const (
 	TierDefault
 	// TierBetter compresses with Zstd at clevel 4 (zstd level 7,
 	// SpeedBetterCompression) in 512 KiB blocks after a filter, 4 MiB
-	// without (one block for a chunk of 4 MiB or less: its long matches
-	// are what zstd's own stream finds), aiming at zstd
-	// SpeedBetterCompression likewise. As at the default tier, a filtered
+	// without (one block for a 4 MiB chunk: its long matches are what
+	// zstd's own stream finds; shorter chunks in 2 MiB blocks), aiming
+	// at zstd SpeedBetterCompression likewise. As at the default tier, a filtered
 	// chunk that compresses less than 5:1 gets clevel 1, when its sample
 	// loses less than 1% there: on such data zstd's slower levels spend
 	// several times the time for the last percent.
@@ -134,14 +134,11 @@ type tierParams struct {
 	blockSize int // for unfiltered (text-like) data
 	typedBS   int // for filtered data
 	// wholeText keeps unfiltered (text-like) chunks in blocks of
-	// blockSize, even one block per chunk, and never halves a shorter
-	// chunk (a short stream, its last chunk): zstd's long matches across
-	// the whole block pay more than a second goroutine on the chunk, as
-	// the Writer's pipeline compresses several chunks at once. Halves
-	// cost the apache log (one 2.4 MB chunk) 4.3-6.1% of its size at
-	// the three zstd tiers and silesia_xml's last chunk (1.1 MB) 9-13%,
-	// against the zstd peers' one frame. A lone short chunk is then
-	// compressed by one goroutine where two would take half the time.
+	// blockSize, even one block per chunk, and a shorter chunk (a short
+	// stream, its last chunk) in blocks of shortTextBlock, not halves:
+	// zstd's long matches across the whole block pay more than a second
+	// goroutine on the chunk, as the Writer's pipeline compresses
+	// several chunks at once.
 	wholeText bool
 	// literalSlack, when not 0, lets a filtered chunk that compresses
 	// less than 5:1 (noisy samples, bytes a filter left nearly random:
@@ -160,6 +157,15 @@ type tierParams struct {
 	// loses less than 1/fastCodecSlack of the sample's size.
 	fastCodecSlack int
 }
+
+// shortTextBlock is the block size of a text chunk shorter than its
+// tier's (wholeText). Halves of 0.5-1.2 MB cost the apache log (one 2.4
+// MB chunk) 4.3-6.1% of its size at the zstd tiers and silesia_xml's
+// last chunk (1.1 MB) 9-13%, against the zstd peers' one frame; one
+// block for the whole chunk left a lone chunk on one goroutine, at or
+// below the peers' speed. Blocks of 2 MiB keep a second goroutine busy
+// on a chunk over 2 MiB.
+const shortTextBlock = 2 << 20
 
 var tiers = [...]tierParams{
 	TierFastest: {LZ4, 9, 256 << 10, 128 << 10, false, 16, 0},
@@ -283,11 +289,14 @@ func (a *Auto) choose(src []byte) CParams {
 	p := a.params(best)
 	if a.Fixed&FixBlockSize == 0 {
 		bs := a.blockSize(best, filtered(&p))
-		if filtered(&p) || !tp.wholeText {
+		switch {
+		case filtered(&p) || !tp.wholeText:
 			// At least two blocks per chunk where the chunk allows, so
 			// that its blocks keep goroutines busy; this depends on
 			// len(src) only.
 			bs = min(bs, max(32<<10, (len(src)+1)/2))
+		case len(src) < bs:
+			bs = min(bs, shortTextBlock)
 		}
 		// A block of the whole chunk is named as such: 0 would mean
 		// C-Blosc2's automatic (cache-sized) blocks.

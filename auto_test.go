@@ -302,7 +302,7 @@ func TestTierFromLevel(t *testing.T) {
 // TestAutoTextBlocks: text-like chunks get whole 4 MiB blocks at the
 // better and best tiers (zstd's long matches over the whole block, as
 // zstd's own stream has them), 2 MiB ones at the default tier, and a
-// shorter chunk is not halved (one block: 2.4 MB of the apache log in
+// shorter chunk 2 MiB blocks, not halves (2.4 MB of the apache log in
 // halves was 4.3-6.1% larger); the fastest tier cuts every chunk, and
 // filtered chunks keep the tier's typed block size.
 func TestAutoTextBlocks(t *testing.T) {
@@ -313,7 +313,7 @@ func TestAutoTextBlocks(t *testing.T) {
 		blocks int // blocks in the chunk
 	}{
 		{TierBetter, 4 << 20, 1}, {TierBest, 4 << 20, 1},
-		{TierBetter, 3 << 20, 1}, {TierBest, 1 << 20, 1},
+		{TierBetter, 3 << 20, 2}, {TierBest, 1 << 20, 1}, {TierBest, 2 << 20, 1},
 		{TierDefault, 4 << 20, 2}, {TierDefault, 3 << 20, 2}, {TierDefault, 1 << 20, 1},
 		{TierFastest, 4 << 20, 16}, {TierFastest, 200 << 10, 2},
 	} {
