@@ -14,13 +14,15 @@ import "github.com/blosc2go/blosc2/codec/internal/le"
 //
 // Every load is within src, for the reasons fast's are: positions
 // searched and hashed stay at or below ilimit = end-8, candidates are
-// positions hashed earlier (0 is never hashed and marks an empty slot),
+// positions hashed earlier (0 is never hashed, and an index at or below
+// base is none),
 // and repeat offsets are at most the position they are tried at.
 func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	hl := newHasher(p.hashLog, 8)
 	hs := newHasher(p.chainLog, p.minMatch)
 	long := e.hash[:hl.tableMask+1]
 	short := e.chain[:hs.tableMask+1]
+	base := int(e.base) // the tables hold positions plus base (see Encoder)
 	ilimit := end - 8
 	anchor := start
 	ip, rep1, rep2 := e.searchStart(start)
@@ -32,15 +34,15 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 			break
 		}
 		hl0 := hl.at(src, ip)
-		idxl0 := int(long[hl0])
+		idxl0 := int(long[hl0]) - base
 		var curr, mLength int
 		matched := false
 	search:
 		for {
 			hs0 := hs.at(src, ip)
-			idxs0 := int(short[hs0])
+			idxs0 := int(short[hs0]) - base
 			curr = ip
-			long[hl0], short[hs0] = uint32(ip), uint32(ip)
+			long[hl0], short[hs0] = uint32(ip+base), uint32(ip+base)
 			if rep1 > 0 && le.Load32(src, ip+1-int(rep1)) == le.Load32(src, ip+1) {
 				mLength = matchLen(src, ip+5-int(rep1), ip+5, end) + 4
 				ip++
@@ -54,7 +56,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				m, mLength = idxl0, matchLen(src, idxl0+8, ip+8, end)+8
 			case idxs0 > 0 && le.Load32(src, idxs0) == le.Load32(src, ip):
 				// The short match, unless a long one starts at ip1.
-				if idxl1 := int(long[hl1]); idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
+				if idxl1 := int(long[hl1]) - base; idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
 					ip = ip1
 					m, mLength = idxl1, matchLen(src, idxl1+8, ip+8, end)+8
 				} else {
@@ -67,7 +69,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				}
 				ip = ip1
 				ip1 += step
-				hl0, idxl0 = hl1, int(long[hl1])
+				hl0, idxl0 = hl1, int(long[hl1])-base
 				if ip1 > ilimit {
 					break search
 				}
@@ -83,7 +85,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 			if step < 4 {
 				// ip1 is below the match's end (matches are at least 4
 				// bytes long), so it is a position the search passed.
-				long[hl1] = uint32(ip1)
+				long[hl1] = uint32(ip1 + base)
 			}
 			matched = true
 			break
@@ -97,15 +99,15 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 		if ip > ilimit {
 			continue
 		}
-		long[hl.at(src, curr+2)] = uint32(curr + 2)
-		long[hl.at(src, ip-2)] = uint32(ip - 2)
-		short[hs.at(src, curr+2)] = uint32(curr + 2)
-		short[hs.at(src, ip-1)] = uint32(ip - 1)
+		long[hl.at(src, curr+2)] = uint32(curr + 2 + base)
+		long[hl.at(src, ip-2)] = uint32(ip - 2 + base)
+		short[hs.at(src, curr+2)] = uint32(curr + 2 + base)
+		short[hs.at(src, ip-1)] = uint32(ip - 1 + base)
 		for rep2 > 0 && ip <= ilimit && le.Load32(src, ip) == le.Load32(src, ip-int(rep2)) {
 			r := matchLen(src, ip+4-int(rep2), ip+4, end) + 4
 			rep1, rep2 = rep2, rep1
-			short[hs.at(src, ip)] = uint32(ip)
-			long[hl.at(src, ip)] = uint32(ip)
+			short[hs.at(src, ip)] = uint32(ip + base)
+			long[hl.at(src, ip)] = uint32(ip + base)
 			e.store(nil, rep1, uint32(r))
 			ip += r
 			anchor = ip

@@ -84,13 +84,14 @@ const kSearchStrength = 8
 //
 // Every load is within src (le.Load* does not check): the positions
 // searched and hashed stay at or below ilimit = end-8; a candidate is a
-// position hashed earlier (0, the frame's first, is never hashed: it
-// marks an empty slot, as in libzstd); and a repeat offset is at most the position
+// position hashed earlier (0, the frame's first, is never hashed: an
+// index at or below base is no candidate, as in libzstd); and a repeat offset is at most the position
 // it is tried at (those reaching before the frame are dropped at the
 // block's start, and the others are offsets of matches found since).
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	h := newHasher(p.hashLog, p.minMatch)
 	table := e.hash[:h.tableMask+1]
+	base := int(e.base) // the tables hold positions plus base (see Encoder)
 	const step0 = 2
 	ilimit := end - 8
 	anchor := start
@@ -107,7 +108,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		}
 		hash0 := h.at(src, ip0)
 		hash1 := h.at(src, ip1)
-		idx := int(table[hash0])
+		idx := int(table[hash0]) - base
 		var match0, mLength, current0 int
 		found := false
 		for {
@@ -117,7 +118,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				rval = le.Load32(src, ip2-int(rep1))
 			}
 			current0 = ip0
-			table[hash0] = uint32(ip0)
+			table[hash0] = uint32(ip0 + base)
 			if rep1 > 0 && le.Load32(src, ip2) == rval {
 				ip0 = ip2
 				match0 = ip0 - int(rep1)
@@ -128,31 +129,31 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				ip0 -= mLength
 				match0 -= mLength
 				mLength += 4
-				table[hash1] = uint32(ip1)
+				table[hash1] = uint32(ip1 + base)
 				found = true
 				break
 			}
 			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
-				table[hash1] = uint32(ip1)
+				table[hash1] = uint32(ip1 + base)
 				match0, mLength = -1, 0
 				found = true
 				break
 			}
-			idx = int(table[hash1])
+			idx = int(table[hash1]) - base
 			hash0 = hash1
 			hash1 = h.at(src, ip2)
 			ip0, ip1, ip2 = ip1, ip2, ip3
 			current0 = ip0
-			table[hash0] = uint32(ip0)
+			table[hash0] = uint32(ip0 + base)
 			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
 				if step <= 4 {
-					table[hash1] = uint32(ip1)
+					table[hash1] = uint32(ip1 + base)
 				}
 				match0, mLength = -1, 0
 				found = true
 				break
 			}
-			idx = int(table[hash1])
+			idx = int(table[hash1]) - base
 			hash0 = hash1
 			hash1 = h.at(src, ip2)
 			ip0, ip1 = ip1, ip2
@@ -186,13 +187,13 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		ip0 += mLength
 		anchor = ip0
 		if ip0 <= ilimit {
-			table[h.at(src, current0+2)] = uint32(current0 + 2)
-			table[h.at(src, ip0-2)] = uint32(ip0 - 2)
+			table[h.at(src, current0+2)] = uint32(current0 + 2 + base)
+			table[h.at(src, ip0-2)] = uint32(ip0 - 2 + base)
 			if rep2 > 0 {
 				for ip0 <= ilimit && le.Load32(src, ip0) == le.Load32(src, ip0-int(rep2)) {
 					r := matchLen(src, ip0+4-int(rep2), ip0+4, end) + 4
 					rep1, rep2 = rep2, rep1
-					table[h.at(src, ip0)] = uint32(ip0)
+					table[h.at(src, ip0)] = uint32(ip0 + base)
 					e.store(nil, rep1, uint32(r))
 					ip0 += r
 					anchor = ip0

@@ -13,7 +13,7 @@ const kLazySkippingStep = 8
 // finder is libzstd's hash chain match finder (zstd_lazy.c,
 // ZSTD_HcFindBestMatch): a hash table of the latest position per hash of
 // mls bytes, and per position the previous one of the same hash. The
-// tables hold positions plus one, 0 marking an empty slot. With tree set
+// tables hold indices, positions plus base (see Encoder). With tree set
 // it is libzstd's binary tree instead (tree.go), over the same tables.
 //
 // Over 16 KiB libzstd searches rows of a hash table instead
@@ -26,6 +26,7 @@ type finder struct {
 	chain     []uint32
 	h         hasher
 	chainMask uint32
+	base      uint32 // the index of the frame's first position
 	attempts  int
 	next      int // the first position not yet inserted
 	skipping  bool
@@ -50,8 +51,8 @@ func (f *finder) insert(src []byte, ip int) uint32 {
 	gap := f.rowSkips && ip-i > 384 && !f.skipping
 	if i < ip && f.nextHashed {
 		// The first position's hash was computed to look it up.
-		f.chain[uint32(i+1)&f.chainMask] = f.hash[f.nextHash]
-		f.hash[f.nextHash] = uint32(i + 1)
+		f.chain[(uint32(i)+f.base)&f.chainMask] = f.hash[f.nextHash]
+		f.hash[f.nextHash] = uint32(i) + f.base
 		i++
 		if f.skipping {
 			i = ip
@@ -75,11 +76,12 @@ func (f *finder) add(src []byte, i, end int) {
 	}
 	// Locals: the stores to the tables would otherwise make the
 	// compiler reload f's fields at every position.
-	hash, chain, hs, mask := f.hash, f.chain, f.h, f.chainMask
+	hash, chain, hs, mask, base := f.hash, f.chain, f.h, f.chainMask, f.base
 	for ; i < end; i++ {
 		h := hs.at(src, i)
-		chain[uint32(i+1)&mask] = hash[h]
-		hash[h] = uint32(i + 1)
+		idx := uint32(i) + base
+		chain[idx&mask] = hash[h]
+		hash[h] = idx
 	}
 }
 
@@ -91,15 +93,15 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 		return f.treeBest(src, ip, end)
 	}
 	idx := f.insert(src, ip)
-	cur := uint32(ip + 1)
+	cur := uint32(ip) + f.base
 	minChain := uint32(0)
 	if size := f.chainMask + 1; cur > size {
 		minChain = cur - size
 	}
 	ml, off := 3, 0
-	chain, mask := f.chain, f.chainMask
-	for n := f.attempts; idx >= 1 && n > 0; n-- {
-		m := int(idx) - 1
+	chain, mask, base := f.chain, f.chainMask, f.base
+	for n := f.attempts; idx >= base && n > 0; n-- {
+		m := int(idx - base)
 		// The 4 bytes ending one past the best length so far: a
 		// candidate that differs there cannot be longer.
 		if le.Load32(src, m+ml-3) == le.Load32(src, ip+ml-3) {

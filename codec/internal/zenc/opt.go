@@ -253,8 +253,8 @@ func newRep(r [3]uint32, offBase uint32, ll0 bool) [3]uint32 {
 
 // btFinder is the binary tree of the optimal parser (ZSTD_insertBt1,
 // ZSTD_insertBtAndGetAllMatches): unlike btlazy2's, every position is
-// sorted into it when inserted. Its tables hold libzstd's indices,
-// positions plus base; base grows when btultra2 forgets its first pass.
+// sorted into it when inserted. Its tables hold indices, positions plus
+// the Encoder's base, which grows when btultra2 forgets its first pass.
 type btFinder struct {
 	hash, tree, hash3 []uint32
 	h, h3             hasher
@@ -588,10 +588,10 @@ func (e *Encoder) startOptimal(p params) {
 	b.btMask = 1<<(p.chainLog-1) - 1
 	b.attempts = 1 << p.searchLog
 	b.sufficient = uint32(min(int(p.targetLength), optNum-1))
-	b.base, b.next = treeBase, 0
+	b.base, b.next = e.base, 0
 	if p.minMatch == 3 {
 		log := min(hash3MaxLog, p.windowLog)
-		e.hash3 = resetTable(e.hash3, 1<<log)
+		e.hash3 = growTable(e.hash3, 1<<log)
 		b.hash3, b.h3 = e.hash3, newHasher(log, 3)
 	}
 	if e.optTable == nil {

@@ -9,13 +9,10 @@ import "math/bits"
 // larger). Positions are inserted unsorted, chained like the hash
 // chain's, and sorted into the tree only when a search reaches them.
 //
-// Here the tables hold libzstd's indices, positions plus treeBase
-// (libzstd's first index): 0 marks an empty slot, treeBase's position
-// is never a candidate, and unsortedMark is no position's.
-const (
-	treeBase     = 2
-	unsortedMark = 1
-)
+// The tables hold indices, positions plus f.base (at least firstIndex):
+// the frame's first position is never a candidate, and unsortedMark is
+// no position's.
+const unsortedMark = 1
 
 // treeBest returns the best match for ip among the tree's first
 // f.attempts candidates, and its offset, as ZSTD_DUBT_findBestMatch
@@ -29,18 +26,18 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	}
 	// Locals: the stores to the tables would otherwise make the
 	// compiler reload f's fields at every step.
-	hash, chain, btMask := f.hash, f.chain, f.btMask
+	hash, chain, btMask, base := f.hash, f.chain, f.btMask, f.base
 	for i := f.next; i < ip; i++ {
 		h := f.h.at(src, i)
-		idx := uint32(i + treeBase)
+		idx := uint32(i) + base
 		s := 2 * (idx & btMask)
 		chain[s], chain[s+1] = hash[h], unsortedMark
 		hash[h] = idx
 	}
 	h := f.h.at(src, ip)
-	curr := uint32(ip + treeBase)
+	curr := uint32(ip) + base
 	btLow := treeLow(curr, btMask)
-	unsortLimit := max(btLow, treeBase)
+	unsortLimit := max(btLow, base)
 	nbCompares := uint32(f.attempts)
 
 	// Walk the unsorted candidates, reversing their links into a stack,
@@ -71,9 +68,9 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	best, offBase := 0, uint32(999999999)
 	m = hash[h]
 	hash[h] = curr
-	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
+	for ; nbCompares > 0 && m > base; nbCompares-- {
 		ml := min(w.lenSmaller, w.lenLarger)
-		pos := int(m) - treeBase
+		pos := int(m - base)
 		ml += matchLen(src, pos+ml, ip+ml, end)
 		if ml > best {
 			matchEnd = max(matchEnd, m+uint32(ml))
@@ -90,7 +87,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 		}
 	}
 	w.close(chain)
-	f.next = int(matchEnd) - 8 - treeBase
+	f.next = int(matchEnd-base) - 8
 	return best, int(offBase) - 3
 }
 
@@ -98,13 +95,13 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 // (ZSTD_insertDUBT1), comparing at most nbCompares candidates and none
 // at or below btLow. Its smaller link holds the next candidate.
 func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow uint32) {
-	chain, btMask := f.chain, f.btMask
-	ip := int(curr) - treeBase
+	chain, btMask, base := f.chain, f.btMask, f.base
+	ip := int(curr - base)
 	w := newTreeWalk(curr, btMask)
 	m := chain[w.smaller]
-	for ; nbCompares > 0 && m > treeBase; nbCompares-- {
+	for ; nbCompares > 0 && m > base; nbCompares-- {
 		ml := min(w.lenSmaller, w.lenLarger)
-		pos := int(m) - treeBase
+		pos := int(m - base)
 		ml += matchLen(src, pos+ml, ip+ml, end)
 		if ip+ml == end {
 			break // equal so far: neither smaller nor larger

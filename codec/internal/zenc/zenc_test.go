@@ -148,12 +148,24 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestReuse: an Encoder's output depends only on its input, not on the
-// frames it wrote before (its tables are reset per frame): at every
+// frames it wrote before, whose indices stay in its tables: at every
 // strategy, after frames of other sizes and levels (tables of other
-// sizes).
+// sizes), after a frame compressed more than sparseRatio:1 (the next
+// frame's tables are not cleared: a base that did not move past the
+// last frame's indices leaves them candidates), and where the indices
+// would pass maxIndex and the tables are cleared (a skipped clear
+// leaves later indices than the frame's in them).
 func TestReuse(t *testing.T) {
 	in := inputs(t)
+	// 1 KiB of noise, repeated: over 32:1 at every level.
+	periodic := bytes.Repeat(in["noise"][:1024], 400)
 	var reused Encoder
+	sparseBefore := func(level int) {
+		frame, err := reused.EncodeAll(nil, periodic, level)
+		if err != nil || !reused.sparse {
+			t.Fatalf("level %d: the periodic input, %d bytes of %d (%v), is not sparse", level, len(frame), len(periodic), err)
+		}
+	}
 	for _, level := range testLevels() {
 		for _, name := range []string{"text", "stamps", "noise", "taxi_val_shuffled", "zeros", "size131073"} {
 			var fresh Encoder
@@ -163,9 +175,16 @@ func TestReuse(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			sparseBefore(level)
 			got, _ := reused.EncodeAll(nil, in[name], level)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("level %d %s: %d bytes after other frames, %d from a fresh encoder", level, name, len(got), len(want))
+			}
+			// The next frame's indices pass maxIndex.
+			sparseBefore(level)
+			reused.base = maxIndex - uint32(len(in[name]))
+			if got, _ = reused.EncodeAll(nil, in[name], level); !bytes.Equal(got, want) {
+				t.Fatalf("level %d %s: %d bytes after the indices restarted, %d from a fresh encoder", level, name, len(got), len(want))
 			}
 		}
 	}
