@@ -45,10 +45,10 @@ const (
 	// SpeedBetterCompression) in 512 KiB blocks after a filter, 4 MiB
 	// without (one block for a 4 MiB chunk: its long matches are what
 	// zstd's own stream finds; shorter chunks in 2 MiB blocks), aiming
-	// at zstd SpeedBetterCompression likewise. As at the default tier, a filtered
-	// chunk that compresses less than 5:1 gets clevel 1, when its sample
-	// loses less than 1% there: on such data zstd's slower levels spend
-	// several times the time for the last percent.
+	// at zstd SpeedBetterCompression likewise. As at the default tier, a
+	// filtered chunk that compresses less than 5:1 gets clevel 1, when
+	// its sample loses less than 1% there: on such data zstd's slower
+	// levels spend several times the time for the last percent.
 	TierBetter
 	// TierBest compresses with Zstd at clevel 6 (zstd level 11,
 	// SpeedBestCompression) in 1 MiB blocks after a filter, 4 MiB

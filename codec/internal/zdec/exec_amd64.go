@@ -56,9 +56,10 @@ func decodeFastBMI2(c *decodeContext) int
 // output's writes 16 bytes from its buffer's end: the literals and
 // matches in 16-byte words (offsets under 16 dealt over a word and
 // stored at a multiple of the offset; without SSSE3 in 8-byte words,
-// offsets under 8 spread first as copyMatch does). It advances c.out and c.litPos and returns how many
-// it executed; execute's loop, its twin, does the rest and reports
-// what is invalid. SSE2 only, which every amd64 machine has.
+// offsets under 8 spread first as copyMatch does). It advances c.out
+// and c.litPos and returns how many it executed; execute's loop, its
+// twin, does the rest and reports what is invalid. SSE2 only, which
+// every amd64 machine has.
 //
 //go:noescape
 func executeFast(c *execContext) int

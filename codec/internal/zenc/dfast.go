@@ -15,8 +15,8 @@ import "github.com/blosc2go/blosc2/codec/internal/le"
 // Every load is within src, for the reasons fast's are: positions
 // searched and hashed stay at or below ilimit = end-8, candidates are
 // positions hashed earlier (0 is never hashed, and an index at or below
-// base is none),
-// and repeat offsets are at most the position they are tried at.
+// base is none), and repeat offsets are at most the position they are
+// tried at.
 func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	hl := newHasher(p.hashLog, 8)
 	hs := newHasher(p.chainLog, p.minMatch)

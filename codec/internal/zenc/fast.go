@@ -85,9 +85,10 @@ const kSearchStrength = 8
 // Every load is within src (le.Load* does not check): the positions
 // searched and hashed stay at or below ilimit = end-8; a candidate is a
 // position hashed earlier (0, the frame's first, is never hashed: an
-// index at or below base is no candidate, as in libzstd); and a repeat offset is at most the position
-// it is tried at (those reaching before the frame are dropped at the
-// block's start, and the others are offsets of matches found since).
+// index at or below base is no candidate, as in libzstd); and a repeat
+// offset is at most the position it is tried at (those reaching before
+// the frame are dropped at the block's start, and the others are
+// offsets of matches found since).
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	h := newHasher(p.hashLog, p.minMatch)
 	table := e.hash[:h.tableMask+1]

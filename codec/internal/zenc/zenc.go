@@ -275,23 +275,6 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		return appendUint24(dst, 1), nil // one empty last raw block
 	}
 	e.startFrame(p, len(src))
-	e.hash = growTable(e.hash, 1<<p.hashLog)
-	if p.strategy != stratFast {
-		// dfast's table of short hashes, or the hash chain.
-		e.chain = growTable(e.chain, 1<<p.chainLog)
-	}
-	if !e.sparse {
-		// Not for the indices' sake: clearing the tables runs through
-		// them in order, ahead of the search's scattered loads (4-14%
-		// faster on the logs at levels 5-9). After a frame compressed
-		// more than 32:1, whose search touched few entries, it is
-		// skipped: for a 421 KB block of timestamps at level 7 it
-		// cleared 6 MB and took a tenth of the time.
-		clear(e.hash)
-		if p.strategy != stratFast {
-			clear(e.chain)
-		}
-	}
 	if p.strategy >= stratBtOpt {
 		e.startOptimal(p)
 	} else if p.strategy >= stratGreedy {
@@ -337,25 +320,46 @@ func (p params) tableBytes() int {
 	return 4 * n
 }
 
-// startFrame sets base for a frame of n bytes at p. Its first position
-// takes the chain's first slot, as in new tables, so that a frame
-// touches the memory the one before it did. A frame's indices run from
-// base to base+n, and btultra2's first pass moves base by up to a
-// block: where they would pass maxIndex, the tables are cleared and
-// counting starts over.
+// startFrame readies the tables for a frame of n bytes at p: it sets
+// base, its first position taking the chain's first slot as in new
+// tables, so that a frame touches the memory the one before it did; it
+// grows the hash table and the chain to p's sizes; and it clears them
+// unless the last frame was sparse.
+//
+// A frame's indices run from base to base+n, and btultra2's first pass
+// moves base by up to a block: where they would pass maxIndex, the
+// tables are cleared to their capacity and counting starts over.
 func (e *Encoder) startFrame(p params, n int) {
 	align := uint64(1)
 	if p.strategy >= stratGreedy { // a chain or tree of positions, not dfast's hashes
 		align = 1 << p.chainLog
 	}
 	base := (uint64(e.base) + align - 1) &^ (align - 1)
-	if e.base == 0 || base+2*uint64(n) > maxIndex {
+	cleared := e.base == 0 || base+2*uint64(n) > maxIndex
+	if cleared {
 		for _, t := range [][]uint32{e.hash, e.chain, e.hash3} {
 			clear(t[:cap(t)])
 		}
 		base = (firstIndex + align - 1) &^ (align - 1)
 	}
 	e.base = uint32(base)
+	e.hash = growTable(e.hash, 1<<p.hashLog)
+	if p.strategy != stratFast {
+		// dfast's table of short hashes, or the hash chain.
+		e.chain = growTable(e.chain, 1<<p.chainLog)
+	}
+	if !e.sparse && !cleared {
+		// Not for the indices' sake: clearing the tables runs through
+		// them in order, ahead of the search's scattered loads (4-14%
+		// faster on the logs at levels 5-9). After a frame compressed
+		// more than 32:1, whose search touched few entries, it is
+		// skipped: for a 421 KB block of timestamps at level 7 it
+		// cleared 6 MB and took a tenth of the time.
+		clear(e.hash)
+		if p.strategy != stratFast {
+			clear(e.chain)
+		}
+	}
 }
 
 // growTable returns t resized to n entries: what it held, or zeros
