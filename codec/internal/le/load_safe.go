@@ -8,3 +8,6 @@ import "encoding/binary"
 func Load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 
 func Load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+
+// Store64 writes v little-endian at b[i:]; see load_unsafe.go.
+func Store64(b []byte, i int, v uint64) { binary.LittleEndian.PutUint64(b[i:], v) }

@@ -16,3 +16,9 @@ func Load64(b []byte, i int) uint64 {
 func Load32(b []byte, i int) uint32 {
 	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }
+
+// Store64 writes v little-endian at b[i:] without a bounds check; callers
+// must prove i+8 <= len(b), as for Load64.
+func Store64(b []byte, i int, v uint64) {
+	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) = v
+}

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 
+	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 	"github.com/klauspost/compress/huff0"
 )
@@ -164,80 +166,76 @@ func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 	}
 	dst[modesAt] = modes
 	ll, ml, of := e.cur[zfmt.LL], e.cur[zfmt.ML], e.cur[zfmt.OF]
-	// The bit stream, written backwards from the last sequence: at most
-	// 31 bits wait after each flush, and no group of additions between
-	// flushes passes 32 bits.
-	w := bitWriter{out: dst}
+	// The bit stream, written backwards from the last sequence into room
+	// reserved for it (a sequence adds at most 26 bits of states and 63
+	// extra bits): acc holds n bits (at most 63), and each flush stores a
+	// whole word, moves past its whole bytes and keeps the 0-7 bits left,
+	// where libzstd's BIT_flushBits does the same.
+	dst = slices.Grow(dst, 12*nb+16)
+	buf := dst[:cap(dst)]
+	pos, acc, n := len(dst), uint64(0), uint(0)
 	last := seqs[nb-1]
 	c := codes[nb-1]
 	sML, sOF, sLL := ml.init(c[zfmt.ML]), of.init(c[zfmt.OF]), ll.init(c[zfmt.LL])
-	w.add(last.litLen, zfmt.LLBits[c[zfmt.LL]])
-	w.add(last.matchLen, zfmt.MLBits[c[zfmt.ML]])
-	w.flush()
-	w.add(last.offset, c[zfmt.OF])
-	w.flush()
+	acc, n = addBits(acc, n, last.litLen, uint(zfmt.LLBits[c[zfmt.LL]&63]))
+	acc, n = addBits(acc, n, last.matchLen, uint(zfmt.MLBits[c[zfmt.ML]&63]))
+	pos, acc, n = flushBits(buf, pos, acc, n)
+	acc, n = addBits(acc, n, last.offset, uint(c[zfmt.OF]))
+	pos, acc, n = flushBits(buf, pos, acc, n)
 	for i := nb - 2; i >= 0; i-- {
 		s, c := seqs[i], codes[i]
-		sOF = of.encode(&w, sOF, c[zfmt.OF])
-		sML = ml.encode(&w, sML, c[zfmt.ML])
-		sLL = ll.encode(&w, sLL, c[zfmt.LL])
-		w.flush()
-		w.add(s.litLen, zfmt.LLBits[c[zfmt.LL]])
-		w.add(s.matchLen, zfmt.MLBits[c[zfmt.ML]])
-		w.flush()
-		w.add(s.offset, c[zfmt.OF])
-		w.flush()
+		v, k, next := of.encode(sOF, c[zfmt.OF])
+		acc, n, sOF = acc|v<<(n&63), n+k, next
+		v, k, next = ml.encode(sML, c[zfmt.ML])
+		acc, n, sML = acc|v<<(n&63), n+k, next
+		v, k, next = ll.encode(sLL, c[zfmt.LL])
+		acc, n, sLL = acc|v<<(n&63), n+k, next
+		llBits, mlBits, ofBits := uint(zfmt.LLBits[c[zfmt.LL]&63]), uint(zfmt.MLBits[c[zfmt.ML]&63]), uint(c[zfmt.OF])
+		// 7 bits left by a flush and 26 of states leave room for 30 more.
+		if llBits+mlBits+ofBits > 30 {
+			pos, acc, n = flushBits(buf, pos, acc, n)
+		}
+		acc, n = addBits(acc, n, s.litLen, llBits)
+		acc, n = addBits(acc, n, s.matchLen, mlBits)
+		if llBits+mlBits+ofBits > 56 {
+			pos, acc, n = flushBits(buf, pos, acc, n)
+		}
+		acc, n = addBits(acc, n, s.offset, ofBits)
+		pos, acc, n = flushBits(buf, pos, acc, n)
 	}
-	w.add(sML, ml.log)
-	w.add(sOF, of.log)
-	w.add(sLL, ll.log)
-	w.flush()
-	return w.close(), nil
+	acc, n = addBits(acc, n, sML, uint(ml.log))
+	acc, n = addBits(acc, n, sOF, uint(of.log))
+	acc, n = addBits(acc, n, sLL, uint(ll.log))
+	// The end mark, and the last partial bytes.
+	acc, n = addBits(acc, n, 1, 1)
+	le.Store64(buf, pos, acc)
+	return buf[:pos+int(n+7)/8], nil
 }
 
-// bitWriter writes a zstd backward bit stream: bits go in from the
-// least significant end, and the decoder reads them from the stream's
-// end, after the closing 1 bit.
-type bitWriter struct {
-	out   []byte
-	acc   uint64
-	nbits uint8
+// addBits returns acc, which holds n bits, with the nb (at most 32) low
+// bits of v added above them: zstd's backward bit streams fill words from
+// their least significant end, and the decoder reads them from the
+// stream's end, after the closing 1 bit.
+func addBits(acc uint64, n uint, v uint32, nb uint) (uint64, uint) {
+	return acc | (uint64(v)&(1<<(nb&63)-1))<<(n&63), n + nb
 }
 
-// add appends the n low bits of v (n ≤ 32); at most 63 bits may wait,
-// so callers flush after every 32 bits or less.
-func (w *bitWriter) add(v uint32, n uint8) {
-	w.acc |= (uint64(v) & (1<<n - 1)) << w.nbits
-	w.nbits += n
+// flushBits stores acc (n bits, at most 63) at buf[pos:], which must hold 8
+// bytes, and returns the position past its whole bytes and the bits left.
+func flushBits(buf []byte, pos int, acc uint64, n uint) (int, uint64, uint) {
+	le.Store64(buf, pos, acc)
+	k := n >> 3
+	return pos + int(k), acc >> (k * 8 & 63), n & 7
 }
 
-// flush writes out whole 32-bit words.
-func (w *bitWriter) flush() {
-	if w.nbits >= 32 {
-		w.out = binary.LittleEndian.AppendUint32(w.out, uint32(w.acc))
-		w.acc >>= 32
-		w.nbits -= 32
-	}
-}
-
-// close appends the end mark and the last partial bytes.
-func (w *bitWriter) close() []byte {
-	w.add(1, 1)
-	for w.nbits > 0 {
-		w.out = append(w.out, byte(w.acc))
-		w.acc >>= 8
-		w.nbits -= min(8, w.nbits)
-	}
-	return w.out
-}
-
-// encode writes the bits that take state to encode s with t and returns
-// the next state.
-func (t *cTable) encode(w *bitWriter, state uint32, s uint8) uint32 {
-	tt := t.tt[s]
-	nb := uint8((state + tt.deltaNbBits) >> 16)
-	w.add(state, nb)
-	return uint32(t.states[int32(state>>nb)+tt.deltaFind])
+// encode returns the bits that take state to encode s with t (the state's
+// nb low bits, as the low bits of v) and the next state. The masks keep
+// the indexes in range without a check; they change no valid state.
+func (t *cTable) encode(state uint32, s uint8) (v uint64, nb uint, next uint32) {
+	tt := t.tt[s&63]
+	nb = uint((state + tt.deltaNbBits) >> 16)
+	next = uint32(t.states[(int32(state>>(nb&31))+tt.deltaFind)&(1<<zfmt.MaxFSELog-1)])
+	return uint64(state) & (1<<(nb&63) - 1), nb, next
 }
 
 // table chooses the cheapest mode for kind's symbols (counts, n of
