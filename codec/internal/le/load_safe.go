@@ -11,3 +11,8 @@ func Load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
 
 // Store64 writes v little-endian at b[i:]; see load_unsafe.go.
 func Store64(b []byte, i int, v uint64) { binary.LittleEndian.PutUint64(b[i:], v) }
+
+// Get and Set read and write t[i]; see load_unsafe.go.
+func Get(t []uint32, i uint32) uint32 { return t[i] }
+
+func Set(t []uint32, i uint32, v uint32) { t[i] = v }

@@ -22,3 +22,13 @@ func Load32(b []byte, i int) uint32 {
 func Store64(b []byte, i int, v uint64) {
 	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) = v
 }
+
+// Get and Set read and write t[i] without a bounds check: for the match
+// finders' hash tables, indexed by hashes masked to their length.
+func Get(t []uint32, i uint32) uint32 {
+	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t)), uintptr(i)*4))
+}
+
+func Set(t []uint32, i uint32, v uint32) {
+	*(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(t)), uintptr(i)*4)) = v
+}

@@ -109,7 +109,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		}
 		hash0 := h.at(src, ip0)
 		hash1 := h.at(src, ip1)
-		idx := int(table[hash0]) - base
+		idx := int(le.Get(table, hash0)) - base
 		var match0, mLength, current0 int
 		found := false
 		for {
@@ -119,7 +119,7 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				rval = le.Load32(src, ip2-int(rep1))
 			}
 			current0 = ip0
-			table[hash0] = uint32(ip0 + base)
+			le.Set(table, hash0, uint32(ip0+base))
 			if rep1 > 0 && le.Load32(src, ip2) == rval {
 				ip0 = ip2
 				match0 = ip0 - int(rep1)
@@ -130,31 +130,31 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 				ip0 -= mLength
 				match0 -= mLength
 				mLength += 4
-				table[hash1] = uint32(ip1 + base)
+				le.Set(table, hash1, uint32(ip1+base))
 				found = true
 				break
 			}
 			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
-				table[hash1] = uint32(ip1 + base)
+				le.Set(table, hash1, uint32(ip1+base))
 				match0, mLength = -1, 0
 				found = true
 				break
 			}
-			idx = int(table[hash1]) - base
+			idx = int(le.Get(table, hash1)) - base
 			hash0 = hash1
 			hash1 = h.at(src, ip2)
 			ip0, ip1, ip2 = ip1, ip2, ip3
 			current0 = ip0
-			table[hash0] = uint32(ip0 + base)
+			le.Set(table, hash0, uint32(ip0+base))
 			if idx > 0 && le.Load32(src, ip0) == le.Load32(src, idx) {
 				if step <= 4 {
-					table[hash1] = uint32(ip1 + base)
+					le.Set(table, hash1, uint32(ip1+base))
 				}
 				match0, mLength = -1, 0
 				found = true
 				break
 			}
-			idx = int(table[hash1]) - base
+			idx = int(le.Get(table, hash1)) - base
 			hash0 = hash1
 			hash1 = h.at(src, ip2)
 			ip0, ip1 = ip1, ip2
@@ -188,13 +188,13 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		ip0 += mLength
 		anchor = ip0
 		if ip0 <= ilimit {
-			table[h.at(src, current0+2)] = uint32(current0 + 2 + base)
-			table[h.at(src, ip0-2)] = uint32(ip0 - 2 + base)
+			le.Set(table, h.at(src, current0+2), uint32(current0+2+base))
+			le.Set(table, h.at(src, ip0-2), uint32(ip0-2+base))
 			if rep2 > 0 {
 				for ip0 <= ilimit && le.Load32(src, ip0) == le.Load32(src, ip0-int(rep2)) {
 					r := matchLen(src, ip0+4-int(rep2), ip0+4, end) + 4
 					rep1, rep2 = rep2, rep1
-					table[h.at(src, ip0)] = uint32(ip0 + base)
+					le.Set(table, h.at(src, ip0), uint32(ip0+base))
 					e.store(nil, rep1, uint32(r))
 					ip0 += r
 					anchor = ip0

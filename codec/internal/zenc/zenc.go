@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"errors"
 
+	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
 	"github.com/klauspost/compress/huff0"
 )
@@ -396,7 +397,10 @@ func (e *Encoder) block(dst, src []byte, start, end int, p params, last bool) ([
 	}
 	if cap(e.seqs) < len(b)/4+1 {
 		e.seqs = make([]seq, 0, len(b)/4+1)
-		e.lits = make([]byte, 0, len(b))
+	}
+	if cap(e.lits) < len(b)+16 {
+		// 16 bytes of room for store's copies of short runs.
+		e.lits = make([]byte, 0, len(b)+16)
 	}
 	e.seqs, e.lits = e.seqs[:0], e.lits[:0]
 	reps := e.reps
@@ -479,7 +483,17 @@ func rleBlock(dst, b []byte, last bool) []byte {
 // the decoder's repeat offsets allow (RFC 8878, 3.1.2.5), and e.reps
 // follows the decoder's.
 func (e *Encoder) store(lits []byte, off, length uint32) {
-	e.lits = append(e.lits, lits...)
+	if n := len(e.lits); len(lits) <= 16 && cap(lits) >= 16 && cap(e.lits)-n >= 16 {
+		// A short run is copied as two whole words, as libzstd's
+		// ZSTD_storeSeq copies 16 bytes: the bytes past it are
+		// overwritten by the next run.
+		from, to := lits[:16], e.lits[n:n+16]
+		le.Store64(to, 0, le.Load64(from, 0))
+		le.Store64(to, 8, le.Load64(from, 8))
+		e.lits = e.lits[:n+len(lits)]
+	} else {
+		e.lits = append(e.lits, lits...)
+	}
 	r := &e.reps
 	var v uint32
 	if len(lits) > 0 {
