@@ -190,6 +190,9 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			case err == nil && len(out) > len(dst):
 				return 0, nil // does not fit
 			case err == nil:
+				if &out[0] != &dst[0] {
+					copy(dst, out) // a raw block's trial outgrew dst
+				}
 				return len(out), nil
 			case !errors.Is(err, zenc.ErrUnsupported):
 				return 0, fmt.Errorf("zstd: %w", err)

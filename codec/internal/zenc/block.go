@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
@@ -170,10 +169,21 @@ func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 	// reserved for it (a sequence adds at most 26 bits of states and 63
 	// extra bits): acc holds n bits (at most 63), and each flush stores a
 	// whole word, moves past its whole bytes and keeps the 0-7 bits left,
-	// where libzstd's BIT_flushBits does the same.
-	dst = slices.Grow(dst, 12*nb+16)
-	buf := dst[:cap(dst)]
-	pos, acc, n := len(dst), uint64(0), uint(0)
+	// where libzstd's BIT_flushBits does the same. The words end up to 7
+	// bytes past the stream, so the room is taken in dst only when its
+	// capacity holds all of it; otherwise the stream is written to e.bits
+	// and appended, so that dst is reallocated, as by append, only where
+	// the output outgrows it.
+	room := 12*nb + 16
+	buf, pos := dst[:cap(dst)], len(dst)
+	own := cap(dst)-len(dst) < room
+	if own {
+		if cap(e.bits) < room {
+			e.bits = make([]byte, room)
+		}
+		buf, pos = e.bits[:cap(e.bits)], 0
+	}
+	acc, n := uint64(0), uint(0)
 	last := seqs[nb-1]
 	c := codes[nb-1]
 	sML, sOF, sLL := ml.init(c[zfmt.ML]), of.init(c[zfmt.OF]), ll.init(c[zfmt.LL])
@@ -209,7 +219,11 @@ func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 	// The end mark, and the last partial bytes.
 	acc, n = addBits(acc, n, 1, 1)
 	le.Store64(buf, pos, acc)
-	return buf[:pos+int(n+7)/8], nil
+	end := pos + int(n+7)/8
+	if own {
+		return append(dst, buf[:end]...), nil
+	}
+	return buf[:end], nil
 }
 
 // addBits returns acc, which holds n bits, with the nb (at most 32) low

@@ -96,6 +96,9 @@ type Encoder struct {
 	litAt   []int
 	parts   []int
 	scratch []byte
+	// bits holds a block's sequence bit stream where the output buffer
+	// has no room to write it in place (sequences).
+	bits []byte
 }
 
 // Strategies, as libzstd names them.
@@ -264,7 +267,10 @@ func paramsFor(level, n int) (params, bool) {
 // level level, and returns it. It returns ErrUnsupported for levels
 // outside 1-22, for inputs over 128 MiB, and where the level's tables
 // for src would pass 256 MB (levels 21 and 22 over 16 MiB, level 22 at
-// 16 MiB).
+// 16 MiB). It may write into dst's capacity past the frame, and, as
+// append does, reallocate dst where it runs out of capacity, which a
+// block compressed past it before being stored raw does too: callers
+// find the frame in the returned slice.
 func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	p, ok := paramsFor(level, len(src))
 	if !ok || len(src) > maxInput || p.tableBytes() > maxTables {

@@ -147,6 +147,29 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// TestEncodeAllTight: a frame written into a buffer with just its room,
+// or a few bytes more, is the frame written into a new one: the
+// sequences' bit stream, written in place with up to 8 bytes of room past
+// its end, goes through the Encoder's own buffer where dst lacks that room.
+func TestEncodeAllTight(t *testing.T) {
+	var e Encoder
+	for _, level := range testLevels() {
+		for name, in := range inputs(t) {
+			frame, ok := encode(t, &e, in, level)
+			if !ok {
+				continue
+			}
+			for _, spare := range []int{-1, 0, 1, 7, 64} {
+				buf := make([]byte, 3, 3+len(frame)+spare)
+				out, err := e.EncodeAll(buf, in, level)
+				if err != nil || !bytes.Equal(out[3:], frame) {
+					t.Fatalf("%s level %d: into a buffer of %d spare bytes: %d bytes, err %v", name, level, spare, len(out)-3, err)
+				}
+			}
+		}
+	}
+}
+
 // TestReuse: an Encoder's output depends only on its input, not on the
 // frames it wrote before, whose indices stay in its tables: at every
 // strategy, after frames of other sizes and levels (tables of other
