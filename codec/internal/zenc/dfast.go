@@ -34,15 +34,16 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 			break
 		}
 		hl0 := hl.at(src, ip)
-		idxl0 := int(long[hl0]) - base
+		idxl0 := int(le.Get(long, hl0)) - base
 		var curr, mLength int
 		matched := false
 	search:
 		for {
 			hs0 := hs.at(src, ip)
-			idxs0 := int(short[hs0]) - base
+			idxs0 := int(le.Get(short, hs0)) - base
 			curr = ip
-			long[hl0], short[hs0] = uint32(ip+base), uint32(ip+base)
+			le.Set(long, hl0, uint32(ip+base))
+			le.Set(short, hs0, uint32(ip+base))
 			if rep1 > 0 && le.Load32(src, ip+1-int(rep1)) == le.Load32(src, ip+1) {
 				mLength = matchLen(src, ip+5-int(rep1), ip+5, end) + 4
 				ip++
@@ -56,7 +57,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				m, mLength = idxl0, matchLen(src, idxl0+8, ip+8, end)+8
 			case idxs0 > 0 && le.Load32(src, idxs0) == le.Load32(src, ip):
 				// The short match, unless a long one starts at ip1.
-				if idxl1 := int(long[hl1]) - base; idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
+				if idxl1 := int(le.Get(long, hl1)) - base; idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
 					ip = ip1
 					m, mLength = idxl1, matchLen(src, idxl1+8, ip+8, end)+8
 				} else {
@@ -69,7 +70,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				}
 				ip = ip1
 				ip1 += step
-				hl0, idxl0 = hl1, int(long[hl1])-base
+				hl0, idxl0 = hl1, int(le.Get(long, hl1))-base
 				if ip1 > ilimit {
 					break search
 				}
@@ -85,7 +86,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 			if step < 4 {
 				// ip1 is below the match's end (matches are at least 4
 				// bytes long), so it is a position the search passed.
-				long[hl1] = uint32(ip1 + base)
+				le.Set(long, hl1, uint32(ip1+base))
 			}
 			matched = true
 			break
@@ -99,15 +100,15 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 		if ip > ilimit {
 			continue
 		}
-		long[hl.at(src, curr+2)] = uint32(curr + 2 + base)
-		long[hl.at(src, ip-2)] = uint32(ip - 2 + base)
-		short[hs.at(src, curr+2)] = uint32(curr + 2 + base)
-		short[hs.at(src, ip-1)] = uint32(ip - 1 + base)
+		le.Set(long, hl.at(src, curr+2), uint32(curr+2+base))
+		le.Set(long, hl.at(src, ip-2), uint32(ip-2+base))
+		le.Set(short, hs.at(src, curr+2), uint32(curr+2+base))
+		le.Set(short, hs.at(src, ip-1), uint32(ip-1+base))
 		for rep2 > 0 && ip <= ilimit && le.Load32(src, ip) == le.Load32(src, ip-int(rep2)) {
 			r := matchLen(src, ip+4-int(rep2), ip+4, end) + 4
 			rep1, rep2 = rep2, rep1
-			short[hs.at(src, ip)] = uint32(ip + base)
-			long[hl.at(src, ip)] = uint32(ip + base)
+			le.Set(short, hs.at(src, ip), uint32(ip+base))
+			le.Set(long, hl.at(src, ip), uint32(ip+base))
 			e.store(nil, rep1, uint32(r))
 			ip += r
 			anchor = ip
