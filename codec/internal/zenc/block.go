@@ -7,7 +7,6 @@ import (
 
 	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
-	"github.com/klauspost/compress/huff0"
 )
 
 // seq is one sequence as the match finders find it: litLen literals,
@@ -57,19 +56,12 @@ func minGain(n int, log uint8) int { return n>>log + 2 }
 func (e *Encoder) literals(dst, lits []byte) []byte {
 	n := len(lits)
 	if n > 63 {
-		var out []byte
-		var err error
 		single := n < 256
-		e.huff.Reuse = huff0.ReusePolicyNone
-		if single {
-			out, _, err = huff0.Compress1X(lits, &e.huff)
-		} else {
-			out, _, err = huff0.Compress4X(lits, &e.huff)
-		}
+		out, rle := e.huff.compress(lits, single)
 		switch {
-		case err == huff0.ErrUseRLE:
+		case rle:
 			return append(rawLiteralsHeader(dst, 1, n), lits[0])
-		case err == nil && len(out) < n-max(minGain(n, e.minGainLog), n>>e.litGainLog):
+		case out != nil && len(out) < n-max(minGain(n, e.minGainLog), n>>e.litGainLog):
 			c := len(out)
 			switch {
 			case single:

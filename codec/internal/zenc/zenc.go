@@ -5,8 +5,8 @@
 // strategies for every level 1-22: the match finders of fast, dfast,
 // greedy, lazy, lazy2 and btlazy2, the optimal parser of btopt, btultra
 // and btultra2 (opt.go) with its block splitter (split.go), and one
-// entropy stage for all of them (klauspost's huff0 for literals, our
-// FSE for sequences). Frames are single-segment, with their content
+// entropy stage for all of them: literals Huffman-coded (huff.go) and
+// sequences FSE-coded (block.go, fse.go) as libzstd codes them. Frames are single-segment, with their content
 // size and no checksum, as C-Blosc2 writes them. Which levels the zstd
 // codec routes here is the codec's decision (codec/zstd.go).
 package zenc
@@ -17,7 +17,6 @@ import (
 
 	"github.com/blosc2go/blosc2/codec/internal/le"
 	"github.com/blosc2go/blosc2/codec/internal/zfmt"
-	"github.com/klauspost/compress/huff0"
 )
 
 // ErrUnsupported is returned for a level or input size this package has
@@ -68,7 +67,7 @@ type Encoder struct {
 	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
 	codes  [][3]uint8
-	huff   huff0.Scratch
+	huff   huffCoder
 	tables [3]cTable
 	cur    [3]*cTable
 	norm   [64]int16

@@ -1,0 +1,432 @@
+package zenc
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"slices"
+
+	"github.com/blosc2go/blosc2/codec/internal/le"
+)
+
+// Huffman coding of literals (RFC 8878, 4.2), as libzstd's huf_compress.c
+// writes it: the tree libzstd builds (HUF_buildCTable_wksp, its depth
+// limit included), its description (weights compressed with FSE where
+// that is shorter, else 4 bits each) and its one or four streams.
+// klauspost's huff0 did this before; its symbol sort, an insertion sort
+// within buckets of counts of the same bit length, took 13% of zstd level
+// 1 on bitshuffled floats, whose 256 literal values have counts of one
+// bit length.
+
+const (
+	huffMaxBits      = 11 // HUF_TABLELOG_DEFAULT: the longest code written
+	huffWeightsLog   = 6  // MAX_FSE_TABLELOG_FOR_HUFF_HEADER
+	huffInternalNode = 256
+)
+
+// huffNode is a node of the Huffman tree: the leaves, sorted by count
+// (largest first), from 0, the internal nodes from huffInternalNode.
+type huffNode struct {
+	count  uint32
+	parent uint16
+	sym    uint8
+	nbBits uint8
+}
+
+// huffCoder is the Encoder's Huffman state, reused from block to block.
+type huffCoder struct {
+	count   [256]uint32
+	nodes   [2 * huffInternalNode]huffNode
+	nbBits  [256]uint8
+	code    [256]uint32 // a symbol's code above its length's 8 bits
+	weights [256]uint8
+	wcount  [huffMaxBits + 2]uint32
+	wnorm   [huffMaxBits + 2]int16
+	wtable  cTable
+	out     []byte
+}
+
+// huffLog is HUF_optimalTableLog at the fast strategies: the longest code
+// length allowed for n literals of values up to maxSym.
+func huffLog(n, maxSym int) uint8 {
+	log := huffMaxBits
+	if maxBitsSrc := bits.Len32(uint32(n-1)) - 1 - 1; maxBitsSrc < log {
+		log = maxBitsSrc
+	}
+	if minBits := min(bits.Len32(uint32(n)), bits.Len32(uint32(maxSym))+1); minBits > log {
+		log = minBits
+	}
+	return uint8(min(max(log, 5), huffMaxBits))
+}
+
+// compress returns the Huffman-coded literals section body of lits (more
+// than 63 bytes): the tree's description and one stream (single) or four
+// after their jump table, in h's own buffer; rle when lits is one value
+// repeated; nil when Huffman coding is not worth trying or does not fit
+// libzstd's limits (then they are stored raw).
+func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
+	n := len(lits)
+	// Four counts, so that runs of one value do not wait on their own
+	// increments.
+	var c4 [4][256]uint32
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		c4[0][lits[i]]++
+		c4[1][lits[i+1]]++
+		c4[2][lits[i+2]]++
+		c4[3][lits[i+3]]++
+	}
+	for ; i < n; i++ {
+		c4[0][lits[i]]++
+	}
+	maxSym, largest := 0, uint32(0)
+	for s := range h.count {
+		c := c4[0][s] + c4[1][s] + c4[2][s] + c4[3][s]
+		h.count[s] = c
+		if c != 0 {
+			maxSym = s
+			largest = max(largest, c)
+		}
+	}
+	if int(largest) == n {
+		return nil, true
+	}
+	if largest <= uint32(n>>7)+4 {
+		return nil, false // nearly flat: HUF_compress_internal's heuristic
+	}
+	maxBits := h.build(maxSym, huffLog(n, maxSym))
+	out = h.describe(h.out[:0], maxSym, maxBits)
+	if out == nil {
+		return nil, false
+	}
+	if single {
+		out = h.stream(out, lits)
+	} else {
+		seg := (n + 3) / 4
+		at := len(out)
+		out = append(out, 0, 0, 0, 0, 0, 0)
+		for k := range 4 {
+			start := len(out)
+			out = h.stream(out, lits[min(k*seg, n):min((k+1)*seg, n)])
+			if k < 3 {
+				size := len(out) - start
+				if size > 0xFFFF {
+					return nil, false
+				}
+				binary.LittleEndian.PutUint16(out[at+2*k:], uint16(size))
+			}
+		}
+	}
+	h.out = out
+	return out, false
+}
+
+// build makes the code lengths (h.nbBits) and codes (h.code) of the
+// symbols 0..maxSym counted in h.count, no code longer than limit, and
+// returns the longest.
+func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
+	// The leaves, largest count first, smaller values first among equal
+	// counts: sorted by stable passes over 8 bits of count at a time, the
+	// low bits first, as many as the largest count has.
+	var syms [256]uint8
+	m, largest := 0, uint32(0)
+	for s, c := range h.count[:maxSym+1] {
+		if c != 0 {
+			syms[m] = uint8(s)
+			m++
+			largest = max(largest, c)
+		}
+	}
+	var sorted [256]uint8
+	from, to := &syms, &sorted
+	for shift := 0; shift < bits.Len32(largest); shift += 8 {
+		var start [257]uint16
+		for _, s := range from[:m] {
+			start[255-(h.count[s]>>shift)&255+1]++
+		}
+		for d := 1; d < len(start); d++ {
+			start[d] += start[d-1]
+		}
+		for _, s := range from[:m] {
+			d := 255 - (h.count[s]>>shift)&255
+			to[start[d]] = s
+			start[d]++
+		}
+		from, to = to, from
+	}
+	nodes := &h.nodes
+	for k, s := range from[:m] {
+		nodes[k] = huffNode{count: h.count[s], sym: s}
+	}
+	// The tree, merging the two smallest nodes (leaves from the end of
+	// the sorted list, internal nodes in the order they were made; a
+	// leaf first where counts tie, as libzstd's HUF_buildTree).
+	lowS, lowN, next := m-1, huffInternalNode, huffInternalNode
+	smallest := func() int {
+		if lowS >= 0 && (lowN == next || nodes[lowS].count < nodes[lowN].count) {
+			lowS--
+			return lowS + 1
+		}
+		lowN++
+		return lowN - 1
+	}
+	root := huffInternalNode + m - 2
+	for next <= root {
+		a := smallest()
+		b := smallest()
+		nodes[next] = huffNode{count: nodes[a].count + nodes[b].count}
+		nodes[a].parent, nodes[b].parent = uint16(next), uint16(next)
+		next++
+	}
+	nodes[root].nbBits = 0
+	for k := root - 1; k >= huffInternalNode; k-- {
+		nodes[k].nbBits = nodes[nodes[k].parent].nbBits + 1
+	}
+	for k := range m {
+		nodes[k].nbBits = nodes[nodes[k].parent].nbBits + 1
+	}
+	maxBits := limitHeight(nodes[:m], limit)
+	// Canonical codes: by length, the longest first, and within a length
+	// by value (HUF_buildCTableFromTree), as the decoder assigns them.
+	var perRank [huffMaxBits + 2]uint16
+	for k := range m {
+		perRank[nodes[k].nbBits]++
+	}
+	var valPerRank [huffMaxBits + 2]uint16
+	v := uint16(0)
+	for r := maxBits; r > 0; r-- {
+		valPerRank[r] = v
+		v += perRank[r]
+		v >>= 1
+	}
+	clear(h.nbBits[:maxSym+1])
+	for k := range m {
+		h.nbBits[nodes[k].sym] = nodes[k].nbBits
+	}
+	for s := range maxSym + 1 {
+		if b := h.nbBits[s]; b != 0 {
+			h.code[s] = uint32(valPerRank[b])<<8 | uint32(b)
+			valPerRank[b]++
+		}
+	}
+	return maxBits
+}
+
+// limitHeight makes the code lengths of leaves (sorted by count, largest
+// first, lengths of an unlimited Huffman tree) at most limit, as
+// libzstd's HUF_setMaxHeight does: the longest codes are cut to limit,
+// and the Kraft sum this overdraws is paid back by lengthening the codes
+// that cost least, then any overshoot given back to the longest ones. It
+// returns the longest length.
+func limitHeight(leaves []huffNode, limit uint8) uint8 {
+	last := len(leaves) - 1
+	largest := leaves[last].nbBits
+	if largest <= limit {
+		return largest
+	}
+	cost := 0
+	base := 1 << (largest - limit)
+	k := last
+	for leaves[k].nbBits > limit {
+		cost += base - 1<<(largest-leaves[k].nbBits)
+		leaves[k].nbBits = limit
+		k--
+	}
+	for leaves[k].nbBits == limit {
+		k--
+	}
+	cost >>= largest - limit // in units of a code of length limit
+	// rankLast[r]: the last (smallest) leaf of length limit-r.
+	const none = -1
+	var rankLast [huffMaxBits + 2]int
+	for r := range rankLast {
+		rankLast[r] = none
+	}
+	cur := limit
+	for pos := k; pos >= 0; pos-- {
+		if leaves[pos].nbBits >= cur {
+			continue
+		}
+		cur = leaves[pos].nbBits
+		rankLast[limit-cur] = pos
+	}
+	for cost > 0 {
+		r := bits.Len32(uint32(cost))
+		for ; r > 1; r-- {
+			high, low := rankLast[r], rankLast[r-1]
+			if high == none {
+				continue
+			}
+			if low == none || leaves[high].count <= 2*leaves[low].count {
+				break
+			}
+		}
+		for r <= int(limit) && rankLast[r] == none {
+			r++
+		}
+		cost -= 1 << (r - 1)
+		leaves[rankLast[r]].nbBits++
+		if rankLast[r-1] == none {
+			rankLast[r-1] = rankLast[r]
+		}
+		if rankLast[r] == 0 {
+			rankLast[r] = none
+		} else {
+			rankLast[r]--
+			if leaves[rankLast[r]].nbBits != limit-uint8(r) {
+				rankLast[r] = none
+			}
+		}
+	}
+	for cost < 0 {
+		if rankLast[1] == none {
+			for leaves[k].nbBits == limit {
+				k--
+			}
+			leaves[k+1].nbBits--
+			rankLast[1] = k + 1
+			cost++
+			continue
+		}
+		leaves[rankLast[1]+1].nbBits--
+		rankLast[1]++
+		cost++
+	}
+	return limit
+}
+
+// describe appends the tree's description (HUF_writeCTable): the weights
+// of the symbols below maxSym (the last one's follows from them), FSE
+// compressed where that is shorter than half their count, else 4 bits
+// each; nil where neither is possible (over 128 weights that FSE does not
+// compress).
+func (h *huffCoder) describe(dst []byte, maxSym int, maxBits uint8) []byte {
+	w := h.weights[:maxSym]
+	for s := range w {
+		if b := h.nbBits[s]; b != 0 {
+			w[s] = maxBits + 1 - b
+		} else {
+			w[s] = 0
+		}
+	}
+	at := len(dst)
+	dst = append(dst, 0)
+	if out, ok := h.compressWeights(dst, w); ok && len(out)-at-1 > 1 && len(out)-at-1 < maxSym/2 {
+		out[at] = byte(len(out) - at - 1)
+		return out
+	}
+	if maxSym > 128 {
+		return nil
+	}
+	dst[at] = byte(127 + maxSym)
+	for s := 0; s < maxSym; s += 2 {
+		b := w[s] << 4
+		if s+1 < maxSym {
+			b |= w[s+1]
+		}
+		dst = append(dst, b)
+	}
+	return dst
+}
+
+// compressWeights appends the weights w compressed with FSE
+// (HUF_compressWeights): the table's description, then a stream of two
+// interleaved states (FSE_compress_usingCTable). It returns false where
+// FSE does not apply (one weight repeated, or none twice).
+func (h *huffCoder) compressWeights(dst []byte, w []uint8) ([]byte, bool) {
+	if len(w) <= 2 {
+		return dst, false
+	}
+	counts := h.wcount[:]
+	clear(counts)
+	maxW, largest := 0, uint32(0)
+	for _, v := range w {
+		counts[v]++
+	}
+	for v, c := range counts {
+		if c != 0 {
+			maxW = v
+			largest = max(largest, c)
+		}
+	}
+	if int(largest) == len(w) || largest == 1 {
+		return dst, false
+	}
+	log := optimalLog(huffWeightsLog, len(w), maxW)
+	norm := h.wnorm[:maxW+1]
+	normalize(norm, counts[:maxW+1], len(w), log, false)
+	dst = writeNCount(dst, norm, log)
+	t := &h.wtable
+	if err := t.build(norm, log); err != nil {
+		return dst, false
+	}
+	// The stream, backwards from the last weight: states 1 and 2 take
+	// turns, state 1 encoding the first weight.
+	dst = slices.Grow(dst, len(w)+16)
+	buf, pos := dst[:cap(dst)], len(dst)
+	acc, n := uint64(0), uint(0)
+	i := len(w)
+	var s1, s2 uint32
+	step := func(state uint32, sym uint8) uint32 {
+		v, k, next := t.encode(state, sym)
+		acc, n = acc|v<<(n&63), n+k
+		return next
+	}
+	if len(w)&1 != 0 {
+		s1 = t.init(w[i-1])
+		s2 = t.init(w[i-2])
+		i -= 3
+		s1 = step(s1, w[i])
+		pos, acc, n = flushBits(buf, pos, acc, n)
+	} else {
+		s2 = t.init(w[i-1])
+		s1 = t.init(w[i-2])
+		i -= 2
+	}
+	if (len(w)-2)&2 != 0 {
+		s2 = step(s2, w[i-1])
+		s1 = step(s1, w[i-2])
+		i -= 2
+		pos, acc, n = flushBits(buf, pos, acc, n)
+	}
+	for i > 0 {
+		s2 = step(s2, w[i-1])
+		s1 = step(s1, w[i-2])
+		s2 = step(s2, w[i-3])
+		s1 = step(s1, w[i-4])
+		i -= 4
+		pos, acc, n = flushBits(buf, pos, acc, n)
+	}
+	acc, n = addBits(acc, n, s2, uint(log))
+	pos, acc, n = flushBits(buf, pos, acc, n)
+	acc, n = addBits(acc, n, s1, uint(log))
+	acc, n = addBits(acc, n, 1, 1)
+	le.Store64(buf, pos, acc)
+	return buf[:pos+int(n+7)/8], true
+}
+
+// stream appends the Huffman stream of lits (HUF_compress1X): codes from
+// the last literal to the first, so that the decoder, reading the stream
+// backwards, meets the first first; then the end mark.
+func (h *huffCoder) stream(dst, lits []byte) []byte {
+	dst = slices.Grow(dst, len(lits)*huffMaxBits/8+16)
+	buf, pos := dst[:cap(dst)], len(dst)
+	acc, n := uint64(0), uint(0)
+	code := &h.code
+	i := len(lits)
+	for ; i&3 != 0; i-- {
+		c := code[lits[i-1]]
+		acc, n = acc|uint64(c>>8)<<(n&63), n+uint(c&0xFF)
+	}
+	pos, acc, n = flushBits(buf, pos, acc, n)
+	for ; i > 0; i -= 4 {
+		c0, c1, c2, c3 := code[lits[i-1]], code[lits[i-2]], code[lits[i-3]], code[lits[i-4]]
+		acc, n = acc|uint64(c0>>8)<<(n&63), n+uint(c0&0xFF)
+		acc, n = acc|uint64(c1>>8)<<(n&63), n+uint(c1&0xFF)
+		acc, n = acc|uint64(c2>>8)<<(n&63), n+uint(c2&0xFF)
+		acc, n = acc|uint64(c3>>8)<<(n&63), n+uint(c3&0xFF)
+		pos, acc, n = flushBits(buf, pos, acc, n)
+	}
+	acc, n = addBits(acc, n, 1, 1)
+	le.Store64(buf, pos, acc)
+	return buf[:pos+int(n+7)/8]
+}

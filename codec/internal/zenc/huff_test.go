@@ -1,0 +1,152 @@
+package zenc
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/klauspost/compress/huff0"
+)
+
+// huffDecode decodes a literals section body written by huffCoder with
+// klauspost's huff0, an independent decoder.
+func huffDecode(t testing.TB, out []byte, n int, single bool) []byte {
+	t.Helper()
+	s, rest, err := huff0.ReadTable(out, nil)
+	if err != nil {
+		t.Fatalf("huff0 reads no table: %v", err)
+	}
+	s.MaxDecodedSize = n
+	var got []byte
+	if single {
+		got, err = s.Decompress1X(rest)
+	} else {
+		got, err = s.Decompress4X(rest, n)
+	}
+	if err != nil {
+		t.Fatalf("huff0 decodes no stream: %v", err)
+	}
+	return got
+}
+
+// TestHuffLimit: on count distributions whose Huffman trees are deeper
+// than the limit (Fibonacci counts, geometric ones) and on random ones,
+// the code lengths make a complete prefix code (Kraft sum exactly one, as
+// the decoder infers the last weight from it), none longer than the
+// limit, every counted symbol has one, and huff0 decodes literals with
+// these counts.
+func TestHuffLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var dists [][]uint32
+	fib := make([]uint32, 20) // a tree 19 deep
+	fib[0], fib[1] = 1, 1
+	for i := 2; i < len(fib); i++ {
+		fib[i] = fib[i-1] + fib[i-2]
+	}
+	dists = append(dists, fib)
+	for range 300 {
+		n := 2 + rng.IntN(255)
+		d := make([]uint32, n)
+		for i := range d {
+			switch rng.IntN(3) {
+			case 0:
+				d[i] = 1 + rng.Uint32N(1000)
+			case 1:
+				d[i] = 1 << rng.IntN(14)
+			default:
+				d[i] = uint32(rng.IntN(2)) * (1 + rng.Uint32N(20))
+			}
+		}
+		dists = append(dists, d)
+	}
+	var h huffCoder
+	deep := 0
+	for k, d := range dists {
+		// Literals with these counts, in random order.
+		var lits []byte
+		for s, c := range d {
+			lits = append(lits, bytes.Repeat([]byte{byte(s)}, int(c))...)
+		}
+		if len(lits) <= 63 || len(lits) > 128<<10 {
+			continue
+		}
+		rng.Shuffle(len(lits), func(i, j int) { lits[i], lits[j] = lits[j], lits[i] })
+		clear(h.count[:])
+		maxSym, used := 0, 0
+		for _, b := range lits {
+			if h.count[b] == 0 {
+				used++
+			}
+			h.count[b]++
+			maxSym = max(maxSym, int(b))
+		}
+		if used < 2 {
+			continue // RLE
+		}
+		limit := huffLog(len(lits), maxSym)
+		maxBits := h.build(maxSym, limit)
+		if maxBits > limit {
+			t.Fatalf("dist %d: longest code %d bits, limit %d", k, maxBits, limit)
+		}
+		if k == 0 {
+			if maxBits != limit {
+				t.Fatalf("the Fibonacci counts: longest code %d bits, not the limit %d", maxBits, limit)
+			}
+			deep++
+		}
+		kraft := 0
+		for s := range maxSym + 1 {
+			b := h.nbBits[s]
+			if (b == 0) != (h.count[s] == 0) {
+				t.Fatalf("dist %d: symbol %d counted %d has a %d-bit code", k, s, h.count[s], b)
+			}
+			if b != 0 {
+				kraft += 1 << (maxBits - b)
+			}
+		}
+		if kraft != 1<<maxBits {
+			t.Fatalf("dist %d: Kraft sum %d/%d", k, kraft, 1<<maxBits)
+		}
+		for _, single := range []bool{true, false} {
+			if !single && len(lits) < 256 {
+				continue
+			}
+			out, rle := h.compress(lits, single)
+			if rle || out == nil {
+				continue
+			}
+			if got := huffDecode(t, out, len(lits), single); !bytes.Equal(got, lits) {
+				t.Fatalf("dist %d (single %v): huff0 decodes other literals", k, single)
+			}
+		}
+	}
+	if deep == 0 {
+		t.Fatal("no distribution reached the limit")
+	}
+}
+
+// FuzzHuff: whatever the literals, a section huffCoder writes decodes
+// back with huff0.
+func FuzzHuff(f *testing.F) {
+	f.Add([]byte("abracadabra, abracadabra, abracadabra, abracadabra, abracadabra, abracadabra"), false)
+	f.Add(bytes.Repeat([]byte{0, 1, 2, 3, 0, 0, 0, 7}, 100), true)
+	f.Fuzz(func(t *testing.T, lits []byte, single bool) {
+		if len(lits) <= 63 || len(lits) > 128<<10 || !single && len(lits) < 256 {
+			return
+		}
+		var h huffCoder
+		out, rle := h.compress(lits, single)
+		if rle {
+			if !bytes.Equal(lits, bytes.Repeat(lits[:1], len(lits))) {
+				t.Fatal("rle for literals of more than one value")
+			}
+			return
+		}
+		if out == nil {
+			return
+		}
+		if got := huffDecode(t, out, len(lits), single); !bytes.Equal(got, lits) {
+			t.Fatal("huff0 decodes other literals")
+		}
+	})
+}
