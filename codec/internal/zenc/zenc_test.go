@@ -159,7 +159,7 @@ func TestEncodeAllTight(t *testing.T) {
 			if !ok {
 				continue
 			}
-			for _, spare := range []int{-1, 0, 1, 7, 64} {
+			for _, spare := range []int{-1, 0, 8} {
 				buf := make([]byte, 3, 3+len(frame)+spare)
 				out, err := e.EncodeAll(buf, in, level)
 				if err != nil || !bytes.Equal(out[3:], frame) {
