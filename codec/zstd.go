@@ -187,13 +187,8 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			out, err := ze.EncodeAll(dst[:0:len(dst)], src, level)
 			zencPool.Put(ze)
 			switch {
-			case err == nil && len(out) > len(dst):
-				return 0, nil // does not fit
 			case err == nil:
-				if &out[0] != &dst[0] {
-					copy(dst, out) // a raw block's trial outgrew dst
-				}
-				return len(out), nil
+				return placed(dst, out), nil
 			case !errors.Is(err, zenc.ErrUnsupported):
 				return 0, fmt.Errorf("zstd: %w", err)
 			}
@@ -205,14 +200,21 @@ func (c zstdCodec) Compress(dst, src []byte, clevel int, _ uint8, d []byte) (int
 			return 0, err
 		}
 	}
-	out := enc.EncodeAll(src, dst[:0:len(dst)])
+	return placed(dst, enc.EncodeAll(src, dst[:0:len(dst)])), nil
+}
+
+// placed returns the length of the frame out, which an EncodeAll wrote
+// from dst's start, once it is in dst: copied there where EncodeAll grew
+// its own buffer on the way (klauspost's encoder, or zenc's raw block
+// whose compressed trial outgrew dst); 0 where it does not fit.
+func placed(dst, out []byte) int {
 	if len(out) > len(dst) || len(out) == 0 {
-		return 0, nil // does not fit
+		return 0 // does not fit
 	}
 	if &out[0] != &dst[0] {
-		copy(dst, out) // EncodeAll grew its own buffer on the way
+		copy(dst, out)
 	}
-	return len(out), nil
+	return len(out)
 }
 
 func (zstdCodec) Decompress(dst, src []byte, _ uint8, d []byte) (int, error) {

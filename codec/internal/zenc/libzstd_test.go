@@ -24,36 +24,30 @@ func TestLibzstdDecodes(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var e Encoder
-	for _, level := range testLevels() {
-		for name, in := range inputs(t) {
-			frame, ok := encode(t, &e, in, level)
-			if !ok {
-				continue
-			}
-			src := filepath.Join(dir, name)
-			ours := src + ".ours.zst"
-			if err := os.WriteFile(src, in, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(ours, frame, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			got, err := exec.Command(zstdCmd, "-q", "-d", "-c", ours).Output()
-			if err != nil || !bytes.Equal(got, in) {
-				t.Fatalf("level %d %s: libzstd decodes %d bytes of %d (%v)", level, name, len(got), len(in), err)
-			}
-			if level != 1 {
-				continue
-			}
-			theirs, err := exec.Command(zstdCmd, "-q", "-1", "--no-check", "-c", src).Output()
-			if err != nil {
-				t.Fatalf("%s: zstd -1: %v", name, err)
-			}
-			if len(in) >= 1024 && float64(len(frame)) > 1.02*float64(len(theirs)) {
-				t.Errorf("level 1 %s: %d bytes, libzstd %d: over 1.02×", name, len(frame), len(theirs))
-			}
+	eachFrame(t, &e, func(name string, level int, in, frame []byte) {
+		src := filepath.Join(dir, name)
+		ours := src + ".ours.zst"
+		if err := os.WriteFile(src, in, 0o644); err != nil {
+			t.Fatal(err)
 		}
-	}
+		if err := os.WriteFile(ours, frame, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := exec.Command(zstdCmd, "-q", "-d", "-c", ours).Output()
+		if err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("level %d %s: libzstd decodes %d bytes of %d (%v)", level, name, len(got), len(in), err)
+		}
+		if level != 1 {
+			return
+		}
+		theirs, err := exec.Command(zstdCmd, "-q", "-1", "--no-check", "-c", src).Output()
+		if err != nil {
+			t.Fatalf("%s: zstd -1: %v", name, err)
+		}
+		if len(in) >= 1024 && float64(len(frame)) > 1.02*float64(len(theirs)) {
+			t.Errorf("level 1 %s: %d bytes, libzstd %d: over 1.02×", name, len(frame), len(theirs))
+		}
+	})
 }
 
 // goldenSizes is where TestLibzstdSizes keeps the sizes of libzstd

@@ -6,9 +6,10 @@
 // greedy, lazy, lazy2 and btlazy2, the optimal parser of btopt, btultra
 // and btultra2 (opt.go) with its block splitter (split.go), and one
 // entropy stage for all of them: literals Huffman-coded (huff.go) and
-// sequences FSE-coded (block.go, fse.go) as libzstd codes them. Frames are single-segment, with their content
-// size and no checksum, as C-Blosc2 writes them. Which levels the zstd
-// codec routes here is the codec's decision (codec/zstd.go).
+// sequences FSE-coded (block.go, fse.go) as libzstd codes them. Frames
+// are single-segment, with their content size and no checksum, as
+// C-Blosc2 writes them. Which levels the zstd codec routes here is the
+// codec's decision (codec/zstd.go).
 package zenc
 
 import (

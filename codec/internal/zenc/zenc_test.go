@@ -115,6 +115,19 @@ func encode(t *testing.T, e *Encoder, in []byte, level int) ([]byte, bool) {
 	return frame, true
 }
 
+// eachFrame calls f with every test input, at every test level the
+// input's size allows, and e's frame of it.
+func eachFrame(t *testing.T, e *Encoder, f func(name string, level int, in, frame []byte)) {
+	t.Helper()
+	for _, level := range testLevels() {
+		for name, in := range inputs(t) {
+			if frame, ok := encode(t, e, in, level); ok {
+				f(name, level, in, frame)
+			}
+		}
+	}
+}
+
 // TestRoundTrip: every frame we write decodes to its input with our
 // decoder and with klauspost's, and is no larger than a raw copy plus
 // headers.
@@ -126,25 +139,19 @@ func TestRoundTrip(t *testing.T) {
 	defer kd.Close()
 	var e Encoder
 	var d zdec.Decoder
-	for _, level := range testLevels() {
-		for name, in := range inputs(t) {
-			frame, ok := encode(t, &e, in, level)
-			if !ok {
-				continue
-			}
-			got, err := kd.DecodeAll(frame, nil)
-			if err != nil || !bytes.Equal(got, in) {
-				t.Fatalf("%s (%d bytes → %d): klauspost decodes %d bytes, err %v", name, len(in), len(frame), len(got), err)
-			}
-			out := make([]byte, len(in))
-			if err := d.DecodeAll(out, frame); err != nil || !bytes.Equal(out, in) {
-				t.Fatalf("%s: zdec: %v", name, err)
-			}
-			if max := len(in) + 16 + 3*(len(in)/maxBlockSize+1); len(frame) > max {
-				t.Errorf("%s: %d bytes → %d, over %d", name, len(in), len(frame), max)
-			}
+	eachFrame(t, &e, func(name string, _ int, in, frame []byte) {
+		got, err := kd.DecodeAll(frame, nil)
+		if err != nil || !bytes.Equal(got, in) {
+			t.Fatalf("%s (%d bytes → %d): klauspost decodes %d bytes, err %v", name, len(in), len(frame), len(got), err)
 		}
-	}
+		out := make([]byte, len(in))
+		if err := d.DecodeAll(out, frame); err != nil || !bytes.Equal(out, in) {
+			t.Fatalf("%s: zdec: %v", name, err)
+		}
+		if max := len(in) + 16 + 3*(len(in)/maxBlockSize+1); len(frame) > max {
+			t.Errorf("%s: %d bytes → %d, over %d", name, len(in), len(frame), max)
+		}
+	})
 }
 
 // TestEncodeAllTight: a frame written into a buffer with just its room,
@@ -153,21 +160,15 @@ func TestRoundTrip(t *testing.T) {
 // its end, goes through the Encoder's own buffer where dst lacks that room.
 func TestEncodeAllTight(t *testing.T) {
 	var e Encoder
-	for _, level := range testLevels() {
-		for name, in := range inputs(t) {
-			frame, ok := encode(t, &e, in, level)
-			if !ok {
-				continue
-			}
-			for _, spare := range []int{-1, 0, 8} {
-				buf := make([]byte, 3, 3+len(frame)+spare)
-				out, err := e.EncodeAll(buf, in, level)
-				if err != nil || !bytes.Equal(out[3:], frame) {
-					t.Fatalf("%s level %d: into a buffer of %d spare bytes: %d bytes, err %v", name, level, spare, len(out)-3, err)
-				}
+	eachFrame(t, &e, func(name string, level int, in, frame []byte) {
+		for _, spare := range []int{-1, 0, 8} {
+			buf := make([]byte, 3, 3+len(frame)+spare)
+			out, err := e.EncodeAll(buf, in, level)
+			if err != nil || !bytes.Equal(out[3:], frame) {
+				t.Fatalf("%s level %d: into a buffer of %d spare bytes: %d bytes, err %v", name, level, spare, len(out)-3, err)
 			}
 		}
-	}
+	})
 }
 
 // TestReuse: an Encoder's output depends only on its input, not on the
