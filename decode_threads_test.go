@@ -1,0 +1,72 @@
+package blosc2
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"github.com/blosc2go/blosc2/codec"
+)
+
+// TestPaidThreads: a chunk that decodes at memory speed (LZ4 at any
+// ratio, any codec at 32:1 or more, no filter but shuffle) is decoded on
+// one goroutine per MiB of output, however many it is given; any other
+// keeps every goroutine. The chunks are compressed for real and their
+// headers read back.
+func TestPaidThreads(t *testing.T) {
+	stamps, err := os.ReadFile("testdata/data/nab_nyc_taxi.ts.i64.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tile := func(n int) []byte {
+		b := make([]byte, 0, n+len(stamps))
+		for len(b) < n {
+			b = append(b, stamps...)
+		}
+		return b[:n/8*8]
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := make([]byte, 1<<20)
+	for i := range noise {
+		noise[i] = byte(rng.IntN(4)) // 2 bits a byte: 2-4:1
+	}
+	bits := make([]byte, 1<<20)
+	for i := range bits {
+		bits[i] = byte(rng.IntN(2)) // what BloscLZ does not store raw
+	}
+	for _, tc := range []struct {
+		name   string
+		src    []byte
+		codec  codec.ID
+		filter FilterID
+		want   int
+	}{
+		{"lz4 1MiB shuffle", tile(1 << 20), LZ4, Shuffle, 1},
+		{"lz4 2.5MiB shuffle", tile(5 << 19), LZ4, Shuffle, 2},
+		{"lz4 4MiB shuffle", tile(4 << 20), LZ4, Shuffle, 4},
+		{"lz4 1MiB noise", noise, LZ4, NoFilter, 1},
+		{"lz4 1MiB bitshuffle", tile(1 << 20), LZ4, BitShuffle, math.MaxInt},
+		{"zstd 1MiB shuffle 32:1+", tile(1 << 20), Zstd, Shuffle, 1},
+		{"zstd 1MiB noise", noise, Zstd, NoFilter, math.MaxInt},
+		{"blosclz 1MiB shuffle 32:1+", tile(1 << 20), BloscLZ, Shuffle, 1},
+		{"blosclz 1MiB bits", bits, BloscLZ, NoFilter, math.MaxInt},
+	} {
+		p := DefaultCParams()
+		p.Codec, p.Level, p.TypeSize, p.Filters = tc.codec, 5, 8, [MaxFilters]Filter{5: {ID: tc.filter}}
+		p.BlockSize = 256 << 10
+		chunk, err := Compress(nil, tc.src, &p)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var dp DParams
+		_, d, err := prepare(chunk, &dp)
+		if err != nil || d == nil {
+			t.Fatalf("%s: %v (decoder %v)", tc.name, err, d)
+		}
+		ratio := float64(len(tc.src)) / float64(len(chunk))
+		if got := d.paidThreads(); got != tc.want {
+			t.Errorf("%s (%.1f:1): %d goroutines, want %d", tc.name, ratio, got, tc.want)
+		}
+	}
+}
