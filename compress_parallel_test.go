@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func TestCompressParallelErrors(t *testing.T) {
 	for _, threads := range []int{1, 2, 3, 4, 16} {
 		p.Concurrency = threads
 		_, err := Compress(nil, src, &p)
-		if !errors.Is(err, errFailingCodec) || !bytes.Contains([]byte(err.Error()), []byte("block 5")) {
+		if !errors.Is(err, errFailingCodec) || !strings.Contains(err.Error(), "block 5") {
 			t.Errorf("%d goroutines: %v, want block 5's error", threads, err)
 		}
 	}

@@ -1,6 +1,7 @@
 package blosc2
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -19,22 +20,19 @@ func TestPaidThreads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tile := func(n int) []byte {
-		b := make([]byte, 0, n+len(stamps))
-		for len(b) < n {
-			b = append(b, stamps...)
-		}
-		return b[:n/8*8]
-	}
+	// tile repeats the timestamps to n bytes, whole elements.
+	tile := func(n int) []byte { return bytes.Repeat(stamps, n/len(stamps)+1)[:n/8*8] }
+	// random is 1 MiB of bytes below k, from one generator.
 	rng := rand.New(rand.NewPCG(1, 2))
-	noise := make([]byte, 1<<20)
-	for i := range noise {
-		noise[i] = byte(rng.IntN(4)) // 2 bits a byte: 2-4:1
+	random := func(k int) []byte {
+		b := make([]byte, 1<<20)
+		for i := range b {
+			b[i] = byte(rng.IntN(k))
+		}
+		return b
 	}
-	bits := make([]byte, 1<<20)
-	for i := range bits {
-		bits[i] = byte(rng.IntN(2)) // what BloscLZ does not store raw
-	}
+	noise := random(4) // 2 bits a byte: 2-4:1
+	bits := random(2)  // what BloscLZ does not store raw
 	for _, tc := range []struct {
 		name   string
 		src    []byte
