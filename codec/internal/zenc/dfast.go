@@ -2,7 +2,7 @@ package zenc
 
 import "github.com/blosc2go/blosc2/codec/internal/le"
 
-// dfast is libzstd's "double fast" strategy (zstd_double_fast.c,
+// dfastGo is libzstd's "double fast" strategy (zstd_double_fast.c,
 // ZSTD_compressBlock_doubleFast_noDict_generic): two hash tables of
 // positions, one of 8-byte hashes (e.hash, hashLog bits) and one of
 // minMatch-byte hashes (e.chain, chainLog bits), every position searched
@@ -17,7 +17,7 @@ import "github.com/blosc2go/blosc2/codec/internal/le"
 // positions hashed earlier (0 is never hashed, and an index at or below
 // base is none), and repeat offsets are at most the position they are
 // tried at.
-func (e *Encoder) dfast(src []byte, start, end int, p params) {
+func (e *Encoder) dfastGo(src []byte, start, end int, p params) {
 	hl := newHasher(p.hashLog, 8)
 	hs := newHasher(p.chainLog, p.minMatch)
 	long := e.hash[:hl.tableMask+1]
@@ -51,13 +51,19 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				break
 			}
 			hl1 := hl.at(src, ip1)
-			var m int
-			switch {
-			case idxl0 > 0 && le.Load64(src, idxl0) == le.Load64(src, ip):
+			var m, idxl1 int
+			if idxl0 > 0 && le.Load64(src, idxl0) == le.Load64(src, ip) {
 				m, mLength = idxl0, matchLen(src, idxl0+8, ip+8, end)+8
+				goto found
+			}
+			// The next position's long candidate, loaded before the
+			// short check as libzstd loads it: its load overlaps the
+			// check's.
+			idxl1 = int(le.Get(long, hl1)) - base
+			switch {
 			case idxs0 > 0 && le.Load32(src, idxs0) == le.Load32(src, ip):
 				// The short match, unless a long one starts at ip1.
-				if idxl1 := int(le.Get(long, hl1)) - base; idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
+				if idxl1 > 0 && le.Load64(src, idxl1) == le.Load64(src, ip1) {
 					ip = ip1
 					m, mLength = idxl1, matchLen(src, idxl1+8, ip+8, end)+8
 				} else {
@@ -70,12 +76,13 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 				}
 				ip = ip1
 				ip1 += step
-				hl0, idxl0 = hl1, int(le.Get(long, hl1))-base
+				hl0, idxl0 = hl1, idxl1
 				if ip1 > ilimit {
 					break search
 				}
 				continue
 			}
+		found:
 			// A new offset: extend the match backwards.
 			for ip > anchor && m > 0 && src[ip-1] == src[m-1] {
 				ip--

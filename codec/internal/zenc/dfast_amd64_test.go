@@ -1,0 +1,58 @@
+//go:build gc && !purego && !noasm
+
+package zenc
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+)
+
+// FuzzDfast: dfastAsm writes what its twin dfastGo writes, the same
+// sequences, literals and repeat offsets and the same tables, block
+// after block of a frame whose tables hold an earlier frame's indices,
+// on any input, split and table sizes, and with each minimum match.
+func FuzzDfast(f *testing.F) {
+	if !hasBMI2 {
+		f.Skip("no BMI2 here: dfast runs dfastGo only, so there is no twin to compare")
+	}
+	for _, in := range inputs(f) {
+		f.Add(in[:min(len(in), 40000)], uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
+	}
+	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
+	f.Fuzz(func(t *testing.T, in []byte, hashLog, chainLog, minMatch uint8, split uint16, base uint32) {
+		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratDFast}
+		base %= 1 << 30
+		var asm, twin Encoder
+		for _, e := range []*Encoder{&asm, &twin} {
+			// An earlier frame's indices, base or below: none is a candidate.
+			e.hash = make([]uint32, 1<<p.hashLog)
+			e.chain = make([]uint32, 1<<p.chainLog)
+			for _, tab := range [][]uint32{e.hash, e.chain} {
+				for i := range tab {
+					tab[i] = uint32(uint64(i) * 2654435761 % (uint64(base) + 1))
+				}
+			}
+			e.base = base
+			e.reps = [3]uint32{1, 4, 8}
+		}
+		cut := int(split) % (len(in) + 1)
+		for _, blk := range [][2]int{{0, cut}, {cut, len(in)}} {
+			for _, e := range []*Encoder{&asm, &twin} {
+				e.seqs = make([]seq, 0, (blk[1]-blk[0])/4+1)
+				e.lits = make([]byte, 0, blk[1]-blk[0]+16)
+			}
+			asm.dfast(in, blk[0], blk[1], p)
+			twin.dfastGo(in, blk[0], blk[1], p)
+			if !slices.Equal(asm.seqs, twin.seqs) {
+				t.Fatalf("block %v, %+v: sequences differ: %d against %d\n%v\n%v", blk, p, len(asm.seqs), len(twin.seqs), asm.seqs, twin.seqs)
+			}
+			if !bytes.Equal(asm.lits, twin.lits) || asm.reps != twin.reps {
+				t.Fatalf("block %v, %+v: literals (%d against %d bytes) or offsets (%v against %v) differ", blk, p, len(asm.lits), len(twin.lits), asm.reps, twin.reps)
+			}
+			if !slices.Equal(asm.hash, twin.hash) || !slices.Equal(asm.chain, twin.chain) {
+				t.Fatalf("block %v, %+v: tables differ", blk, p)
+			}
+		}
+	})
+}
