@@ -74,13 +74,14 @@ func (e *Encoder) searchStart(start int) (int, uint32, uint32) {
 // does not match: one more step every 1<<(kSearchStrength-1) bytes.
 const kSearchStrength = 8
 
-// fast is libzstd's "fast" strategy (zstd_fast.c,
+// fastGo is libzstd's "fast" strategy (zstd_fast.c,
 // ZSTD_compressBlock_fast_noDict_generic, without its step option): one
 // hash table of positions, positions tried in pairs, a 4-byte check of
 // the candidate and of the last offset two positions ahead, and after
 // each match the previous offset tried again. It appends the sequences
 // of src[start:end] to e.seqs and their literals to e.lits; src[:start]
-// is the history matches may reach.
+// is the history matches may reach. It is the twin of fastAsm (amd64),
+// which writes the same sequences; fast chooses.
 //
 // Every load is within src (le.Load* does not check): the positions
 // searched and hashed stay at or below ilimit = end-8; a candidate is a
@@ -89,7 +90,7 @@ const kSearchStrength = 8
 // offset is at most the position it is tried at (those reaching before
 // the frame are dropped at the block's start, and the others are
 // offsets of matches found since).
-func (e *Encoder) fast(src []byte, start, end int, p params) {
+func (e *Encoder) fastGo(src []byte, start, end int, p params) {
 	h := newHasher(p.hashLog, p.minMatch)
 	table := e.hash[:h.tableMask+1]
 	base := int(e.base) // the tables hold positions plus base (see Encoder)

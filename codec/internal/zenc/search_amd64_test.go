@@ -8,20 +8,27 @@ import (
 	"testing"
 )
 
-// FuzzDfast: dfastAsm writes what its twin dfastGo writes, the same
-// sequences, literals and repeat offsets and the same tables, block
-// after block of a frame whose tables hold an earlier frame's indices,
-// on any input, split and table sizes, and with each minimum match.
-func FuzzDfast(f *testing.F) {
+// FuzzSearch: fastAsm and dfastAsm write what their twins fastGo and
+// dfastGo write, the same sequences, literals and repeat offsets and the
+// same tables, block after block of a frame whose tables hold an
+// earlier frame's indices, on any input, split and table sizes, and with
+// each minimum match.
+func FuzzSearch(f *testing.F) {
 	if !hasBMI2 {
-		f.Skip("no BMI2 here: dfast runs dfastGo only, so there is no twin to compare")
+		f.Skip("no BMI2 here: fast and dfast run their Go twins only, so there is nothing to compare")
 	}
 	for _, in := range inputs(f) {
-		f.Add(in[:min(len(in), 40000)], uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
+		for _, strategy := range []uint8{stratFast, stratDFast} {
+			f.Add(in[:min(len(in), 40000)], strategy, uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
+		}
 	}
-	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
-	f.Fuzz(func(t *testing.T, in []byte, hashLog, chainLog, minMatch uint8, split uint16, base uint32) {
-		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratDFast}
+	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(stratDFast), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
+	f.Fuzz(func(t *testing.T, in []byte, strategy, hashLog, chainLog, minMatch uint8, split uint16, base uint32) {
+		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratFast + strategy%2}
+		asmSearch, goSearch := (*Encoder).fast, (*Encoder).fastGo
+		if p.strategy == stratDFast {
+			asmSearch, goSearch = (*Encoder).dfast, (*Encoder).dfastGo
+		}
 		base %= 1 << 30
 		var asm, twin Encoder
 		for _, e := range []*Encoder{&asm, &twin} {
@@ -42,8 +49,8 @@ func FuzzDfast(f *testing.F) {
 				e.seqs = make([]seq, 0, (blk[1]-blk[0])/4+1)
 				e.lits = make([]byte, 0, blk[1]-blk[0]+16)
 			}
-			asm.dfast(in, blk[0], blk[1], p)
-			twin.dfastGo(in, blk[0], blk[1], p)
+			asmSearch(&asm, in, blk[0], blk[1], p)
+			goSearch(&twin, in, blk[0], blk[1], p)
 			if !slices.Equal(asm.seqs, twin.seqs) {
 				t.Fatalf("block %v, %+v: sequences differ: %d against %d\n%v\n%v", blk, p, len(asm.seqs), len(twin.seqs), asm.seqs, twin.seqs)
 			}

@@ -1,0 +1,198 @@
+//go:build gc && !purego && !noasm
+
+#include "go_asm.h"
+#include "textflag.h"
+#include "search_amd64.h"
+
+// fastAsm(st *searchState) is fastGo's loop (fast.go), statement for
+// statement; the comments name fastGo's variables. Registers:
+//   DI  st                 SI  &src[0]
+//   R8  &table[0]          R12 64-hashLog
+//   R10 ip0                R11 ip1
+//   R13 ip2                R14 ip3, then match0
+//   R15 hash0, then mLength
+//   BX  hash1              CX  idx
+//   AX, DX, R9             scratch
+// st holds the rest: base, ilimit, step, next(Step), curr (current0),
+// anchor, the search's rep1 and rep2, the decoder's reps, the ends of
+// seqs and lits.
+TEXT ·fastAsm(SB), NOSPLIT, $0-8
+	MOVQ st+0(FP), DI
+	ENTER
+
+outer:
+	// _start: step, nextStep, ip1-ip3; hash0, hash1 and idx.
+	MOVQ $2, searchState_step(DI)
+	LEAQ 128(R10), AX
+	MOVQ AX, searchState_next(DI)
+	LEAQ 1(R10), R11
+	LEAQ 2(R10), R13
+	LEAQ 3(R10), R14
+	CMPQ R14, searchState_ilimit(DI)
+	JGE  done
+	HASH(R10, R15)
+	HASH(R11, BX)
+	MOVL (R8)(R15*4), CX
+	SUBQ searchState_base(DI), CX
+
+search:
+	// table[hash0] = ip0; the last offset at ip2.
+	SET(R8, R15, R10, DX)
+	MOVL  searchState_rep1(DI), AX
+	TESTL AX, AX
+	JZ    norep
+	MOVQ  R13, DX
+	SUBQ  AX, DX
+	MOVL  (SI)(DX*1), R9
+	CMPL  R9, (SI)(R13*1)
+	JEQ   repFound
+
+norep:
+	// The candidate at ip0.
+	TESTQ CX, CX
+	JLE   miss1
+	MOVL  (SI)(CX*1), R9
+	CMPL  R9, (SI)(R10*1)
+	JEQ   found1
+
+miss1:
+	// Look up ip1, hash ip2, advance by one; table[hash0] = ip0; the
+	// candidate at ip0.
+	MOVL  (R8)(BX*4), CX
+	SUBQ  searchState_base(DI), CX
+	MOVQ  BX, R15
+	HASH(R13, BX)
+	MOVQ  R11, R10
+	MOVQ  R13, R11
+	MOVQ  R14, R13
+	SET(R8, R15, R10, DX)
+	TESTQ CX, CX
+	JLE   miss2
+	MOVL  (SI)(CX*1), R9
+	CMPL  R9, (SI)(R10*1)
+	JEQ   found2
+
+miss2:
+	// Look up ip1, hash ip2, advance by the step.
+	MOVL (R8)(BX*4), CX
+	SUBQ searchState_base(DI), CX
+	MOVQ BX, R15
+	HASH(R13, BX)
+	MOVQ R11, R10
+	MOVQ R13, R11
+	MOVQ R10, R13
+	ADDQ searchState_step(DI), R13
+	MOVQ R11, R14
+	ADDQ searchState_step(DI), R14
+	CMPQ R13, searchState_next(DI)
+	JLT  stepped
+	INCQ searchState_step(DI)
+	ADDQ $128, searchState_next(DI)
+
+stepped:
+	CMPQ R14, searchState_ilimit(DI)
+	JLT  search
+	JMP  done
+
+repFound:
+	// The last offset at ip2 (match0 = ip2-rep1, in DX), one byte back
+	// if it matches there too; table[hash1] = ip1.
+	MOVQ    R10, searchState_curr(DI)
+	SET(R8, BX, R11, R9)
+	MOVQ    R13, R10
+	MOVQ    DX, R14
+	MOVQ    $4, R15
+	MOVBLZX -1(SI)(R10*1), AX
+	CMPB    AX, -1(SI)(R14*1)
+	JNE     match
+	DECQ    R10
+	DECQ    R14
+	INCQ    R15
+	JMP     match
+
+found2:
+	// table[hash1] = ip1 while the step is 4 or less.
+	MOVQ R10, searchState_curr(DI)
+	CMPQ searchState_step(DI), $4
+	JGT  offset
+	SET(R8, BX, R11, R9)
+	JMP  offset
+
+found1:
+	MOVQ R10, searchState_curr(DI)
+	SET(R8, BX, R11, R9)
+
+offset:
+	// _offset: a new offset; extend the match backwards.
+	MOVQ CX, R14
+	MOVL searchState_rep1(DI), AX
+	MOVL AX, searchState_rep2(DI)
+	MOVQ R10, AX
+	SUBQ R14, AX
+	MOVL AX, searchState_rep1(DI)
+	MOVQ $4, R15
+
+back:
+	CMPQ    R10, searchState_anchor(DI)
+	JLE     match
+	TESTQ   R14, R14
+	JLE     match
+	MOVBLZX -1(SI)(R10*1), AX
+	CMPB    AX, -1(SI)(R14*1)
+	JNE     match
+	DECQ    R10
+	DECQ    R14
+	INCQ    R15
+	JMP     back
+
+match:
+	// _match: mLength += matchLen(match0+mLength, ip0+mLength); the
+	// sequence, its offset rep1 (ip0-match0).
+	LEAQ (R14)(R15*1), AX
+	LEAQ (R10)(R15*1), BX
+	MATCH_LEN(AX, BX, DX, CX, mLoop, mTail, mDiff, mDone)
+	ADDQ DX, R15
+	STORE(stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
+	ADDQ R15, R10
+	MOVQ R10, searchState_anchor(DI)
+	CMPQ R10, searchState_ilimit(DI)
+	JGT  outer
+
+	// table at current0+2 and ip0-2.
+	MOVQ searchState_curr(DI), CX
+	ADDQ $2, CX
+	HASH(CX, AX)
+	SET(R8, AX, CX, BX)
+	LEAQ -2(R10), DX
+	HASH(DX, AX)
+	SET(R8, AX, DX, BX)
+
+repeats:
+	// The second last offset at ip0, as long as it matches.
+	MOVL  searchState_rep2(DI), AX
+	TESTL AX, AX
+	JZ    outer
+	CMPQ  R10, searchState_ilimit(DI)
+	JGT   outer
+	MOVQ  R10, DX
+	SUBQ  AX, DX
+	MOVL  (SI)(DX*1), BX
+	CMPL  BX, (SI)(R10*1)
+	JNE   outer
+	LEAQ  4(DX), AX
+	LEAQ  4(R10), BX
+	MATCH_LEN(AX, BX, R15, CX, rpLoop, rpTail, rpDiff, rpDone)
+	ADDQ  $4, R15
+	MOVL  searchState_rep1(DI), AX
+	MOVL  searchState_rep2(DI), BX
+	MOVL  BX, searchState_rep1(DI)
+	MOVL  AX, searchState_rep2(DI)
+	HASH(R10, AX)
+	SET(R8, AX, R10, BX)
+	STORE(rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
+	ADDQ  R15, R10
+	MOVQ  R10, searchState_anchor(DI)
+	JMP   repeats
+
+done:
+	RET

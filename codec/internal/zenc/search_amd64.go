@@ -1,0 +1,122 @@
+//go:build gc && !purego && !noasm
+
+package zenc
+
+import (
+	"unsafe"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// hasBMI2 (and BMI1): the match finders' assembly hashes with shifts by
+// registers other than CL (SHRX) and finds a match's end with TZCNT.
+var hasBMI2 = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
+
+// searchState is what the match finders' assembly (fastAsm, dfastAsm)
+// reads and writes: the search's state as their Go twins keep it in
+// locals, and the ends of e.seqs and e.lits.
+type searchState struct {
+	src         unsafe.Pointer
+	srcLen      int
+	hash, chain unsafe.Pointer // e.hash's and e.chain's first entries
+	seqs        unsafe.Pointer
+	nSeqs       int
+	lits        unsafe.Pointer
+	nLits       int
+	hashPrime   uint64 // e.hash's hasher's multiplier, shifted left by its in-shift
+	chainPrime  uint64 // e.chain's
+	hashShift   uint64 // 64 - hashLog
+	chainShift  uint64 // 64 - chainLog
+	base        int
+	end, ilimit int
+	anchor, ip  int
+	rep1, rep2  uint32
+	reps        [3]uint32
+	// The assembly's own: the step and where it grows, where the last
+	// search started, the addresses of src[end] and src[len(src)].
+	//lint:ignore U1000 the assembly's
+	step, next int
+	//lint:ignore U1000 the assembly's
+	curr int
+	//lint:ignore U1000 the assembly's
+	srcEnd, srcLimit uintptr
+}
+
+// searchAsm reports whether the assembly may search src[start:end]: with
+// BMI2, and with room in e.seqs for a sequence per 4 bytes and in e.lits
+// for every byte and 16 more (its copies of literals write whole
+// 16-byte words), which block makes.
+func (e *Encoder) searchAsm(start, end int) bool {
+	return hasBMI2 && cap(e.seqs)-len(e.seqs) >= (end-start)/4+1 && cap(e.lits)-len(e.lits) >= end-start+16
+}
+
+// newSearch returns the state the assembly starts from, e.hash hashed by
+// hh (dfast adds e.chain's).
+func (e *Encoder) newSearch(src []byte, start, end int, hh hasher) searchState {
+	ip, rep1, rep2 := e.searchStart(start)
+	return searchState{
+		src:       unsafe.Pointer(unsafe.SliceData(src)),
+		srcLen:    len(src),
+		hash:      unsafe.Pointer(unsafe.SliceData(e.hash[:hh.tableMask+1])),
+		seqs:      unsafe.Pointer(unsafe.SliceData(e.seqs)),
+		nSeqs:     len(e.seqs),
+		lits:      unsafe.Pointer(unsafe.SliceData(e.lits)),
+		nLits:     len(e.lits),
+		hashPrime: hh.prime << (hh.in & 63),
+		hashShift: uint64(hh.out),
+		base:      int(e.base),
+		end:       end,
+		ilimit:    end - 8,
+		anchor:    start,
+		ip:        ip,
+		rep1:      rep1,
+		rep2:      rep2,
+		reps:      e.reps,
+	}
+}
+
+// finish takes the sequences, literals and offsets the assembly wrote,
+// and the block's last literals.
+func (e *Encoder) finish(st *searchState, src []byte) {
+	e.seqs = e.seqs[:st.nSeqs]
+	e.lits = append(e.lits[:st.nLits], src[st.anchor:st.end]...)
+	e.reps = st.reps
+}
+
+// fast runs the fast search: in assembly with BMI2, else in Go. Both
+// write the same sequences and literals (FuzzSearch).
+func (e *Encoder) fast(src []byte, start, end int, p params) {
+	if !e.searchAsm(start, end) {
+		e.fastGo(src, start, end, p)
+		return
+	}
+	st := e.newSearch(src, start, end, newHasher(p.hashLog, p.minMatch))
+	fastAsm(&st)
+	e.finish(&st, src)
+}
+
+// dfast runs the double fast search: in assembly with BMI2, else in Go.
+// Both write the same sequences and literals (FuzzSearch).
+func (e *Encoder) dfast(src []byte, start, end int, p params) {
+	if !e.searchAsm(start, end) {
+		e.dfastGo(src, start, end, p)
+		return
+	}
+	st := e.newSearch(src, start, end, newHasher(p.hashLog, 8))
+	hc := newHasher(p.chainLog, p.minMatch)
+	st.chain = unsafe.Pointer(unsafe.SliceData(e.chain[:hc.tableMask+1]))
+	st.chainPrime = hc.prime << (hc.in & 63)
+	st.chainShift = uint64(hc.out)
+	dfastAsm(&st)
+	e.finish(&st, src)
+}
+
+// fastAsm is fastGo's loop in assembly (fast_amd64.s).
+//
+//go:noescape
+func fastAsm(st *searchState)
+
+// dfastAsm is dfastGo's loop in assembly (dfast_amd64.s).
+//
+//go:noescape
+func dfastAsm(st *searchState)

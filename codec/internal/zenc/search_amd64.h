@@ -1,0 +1,157 @@
+// The macros of the match finders' assembly (fast_amd64.s,
+// dfast_amd64.s). Their registers: DI holds the *searchState, SI &src[0],
+// R10 the position, R15 the match's length where STORE runs; the rest
+// are each macro's arguments or said to be clobbered.
+
+// ENTER: SI, R8 (e.hash), R12 and R10 (the search's first position)
+// from st (DI), and st's addresses of src[end] and src[len(src)].
+#define ENTER \
+	MOVQ searchState_src(DI), SI       \
+	MOVQ searchState_end(DI), AX       \
+	ADDQ SI, AX                        \
+	MOVQ AX, searchState_srcEnd(DI)    \
+	MOVQ searchState_srcLen(DI), AX    \
+	ADDQ SI, AX                        \
+	MOVQ AX, searchState_srcLimit(DI)  \
+	MOVQ searchState_hash(DI), R8      \
+	MOVQ searchState_hashShift(DI), R12 \
+	MOVQ searchState_ip(DI), R10
+
+// HASH(pos, dst): dst = the hash at src[pos:] for e.hash (R12 holds
+// 64-hashLog); HASH_CHAIN(pos, dst) for e.chain (R13 holds 64-chainLog).
+// The multipliers are shifted left by the hasher's in-shift: the word's
+// bytes past the hashed ones leave the product's top by it
+// (u<<in*prime = u*(prime<<in)).
+#define HASH(pos, dst) \
+	MOVQ  (SI)(pos*1), dst              \
+	IMULQ searchState_hashPrime(DI), dst \
+	SHRXQ R12, dst, dst
+
+#define HASH_CHAIN(pos, dst) \
+	MOVQ  (SI)(pos*1), dst               \
+	IMULQ searchState_chainPrime(DI), dst \
+	SHRXQ R13, dst, dst
+
+// MATCH_LEN(a, b, n, t, loop, tail, diff, done): n = how many bytes from
+// src[a:] and src[b:] are equal, up to src[end] (matchLen). a and b are
+// made addresses (clobbers a, b and t).
+#define MATCH_LEN(a, b, n, t, loop, tail, diff, done) \
+	ADDQ  SI, a                        \
+	ADDQ  SI, b                        \
+	XORQ  n, n                         \
+loop:                                  \
+	LEAQ  8(b)(n*1), t                 \
+	CMPQ  t, searchState_srcEnd(DI)     \
+	JHI   tail                         \
+	MOVQ  (a)(n*1), t                  \
+	XORQ  (b)(n*1), t                  \
+	JNZ   diff                         \
+	ADDQ  $8, n                        \
+	JMP   loop                         \
+diff:                                  \
+	TZCNTQ t, t                        \
+	SHRQ  $3, t                        \
+	ADDQ  t, n                         \
+	JMP   done                         \
+tail:                                  \
+	LEAQ  (b)(n*1), t                  \
+	CMPQ  t, searchState_srcEnd(DI)     \
+	JCC   done                         \
+	MOVBLZX (a)(n*1), t                \
+	CMPB  t, (b)(n*1)                  \
+	JNE   done                         \
+	INCQ  n                            \
+	JMP   tail                         \
+done:
+
+// STORE(copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut):
+// store(src[anchor:ip], st.rep1, R15): the literals copied 16 bytes at
+// a time while src holds 16 from the copy's start (the bytes past them
+// in lits are overwritten by the next run's, as store's are), the offset coded against st.reps, the sequence appended
+// (clobbers AX, BX, CX, DX, R11, R14, X0).
+#define STORE(copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut) \
+	MOVQ  searchState_anchor(DI), AX       \
+	MOVQ  R10, CX                         \
+	SUBQ  AX, CX                          \
+	ADDQ  SI, AX                          \
+	MOVQ  searchState_lits(DI), DX         \
+	ADDQ  searchState_nLits(DI), DX        \
+	XORQ  BX, BX                          \
+copy16:                                   \
+	CMPQ  BX, CX                          \
+	JCC   copied                          \
+	LEAQ  16(AX)(BX*1), R11               \
+	CMPQ  R11, searchState_srcLimit(DI)    \
+	JHI   copy1                           \
+	MOVOU (AX)(BX*1), X0                  \
+	MOVOU X0, (DX)(BX*1)                  \
+	ADDQ  $16, BX                         \
+	JMP   copy16                          \
+copy1:                                    \
+	CMPQ  BX, CX                          \
+	JCC   copied                          \
+	MOVBLZX (AX)(BX*1), R11               \
+	MOVB  R11, (DX)(BX*1)                 \
+	INCQ  BX                              \
+	JMP   copy1                           \
+copied:                                   \
+	ADDQ  CX, searchState_nLits(DI)        \
+	MOVL  searchState_rep1(DI), AX         \
+	MOVL  (searchState_reps+0)(DI), BX     \
+	MOVL  (searchState_reps+4)(DI), DX     \
+	MOVL  (searchState_reps+8)(DI), R11    \
+	TESTQ CX, CX                          \
+	JZ    nolits                          \
+	MOVL  $1, R14                         \
+	CMPL  AX, BX                          \
+	JEQ   seqOut                          \
+	MOVL  $2, R14                         \
+	CMPL  AX, DX                          \
+	JEQ   swap                            \
+	MOVL  $3, R14                         \
+	CMPL  AX, R11                         \
+	JEQ   rot                             \
+	JMP   vnew                            \
+nolits:                                   \
+	MOVL  $1, R14                         \
+	CMPL  AX, DX                          \
+	JEQ   swap                            \
+	MOVL  $2, R14                         \
+	CMPL  AX, R11                         \
+	JEQ   rot                             \
+	MOVL  $3, R14                         \
+	LEAL  -1(BX), R11                     \
+	CMPL  AX, R11                         \
+	JEQ   v3                              \
+vnew:                                     \
+	LEAL  3(AX), R14                      \
+v3:                                       \
+	MOVL  AX, (searchState_reps+0)(DI)     \
+	MOVL  BX, (searchState_reps+4)(DI)     \
+	MOVL  DX, (searchState_reps+8)(DI)     \
+	JMP   seqOut                          \
+swap:                                     \
+	MOVL  DX, (searchState_reps+0)(DI)     \
+	MOVL  BX, (searchState_reps+4)(DI)     \
+	JMP   seqOut                          \
+rot:                                      \
+	MOVL  R11, (searchState_reps+0)(DI)    \
+	MOVL  BX, (searchState_reps+4)(DI)     \
+	MOVL  DX, (searchState_reps+8)(DI)     \
+seqOut:                                   \
+	MOVQ  searchState_nSeqs(DI), AX        \
+	LEAQ  (AX)(AX*2), BX                  \
+	SHLQ  $2, BX                          \
+	ADDQ  searchState_seqs(DI), BX         \
+	MOVL  CX, seq_litLen(BX)              \
+	LEAL  -3(R15), DX                     \
+	MOVL  DX, seq_matchLen(BX)            \
+	MOVL  R14, seq_offset(BX)             \
+	INCQ  AX                              \
+	MOVQ  AX, searchState_nSeqs(DI)
+
+// SET(table, hash, pos, t): table[hash] = pos+base (clobbers t).
+#define SET(table, hash, pos, t) \
+	MOVQ searchState_base(DI), t \
+	ADDQ pos, t                 \
+	MOVL t, (table)(hash*4)

@@ -1,0 +1,13 @@
+//go:build !amd64 || !gc || purego || noasm
+
+package zenc
+
+// fast and dfast run the searches in Go where they have no assembly
+// twins.
+func (e *Encoder) fast(src []byte, start, end int, p params) {
+	e.fastGo(src, start, end, p)
+}
+
+func (e *Encoder) dfast(src []byte, start, end int, p params) {
+	e.dfastGo(src, start, end, p)
+}
