@@ -20,7 +20,10 @@ const kLazySkippingStep = 8
 // (ZSTD_RowFindBestMatch, with SIMD): a port of it found the same
 // matches within 0.5% on the project's data, and ran at 0.6 times the
 // chain's speed in Go (no prefetching), so the chain serves all sizes,
-// inserting positions as the row finder does there (insert).
+// inserting positions as the row finder does there (best).
+//
+// hash and chain are exactly as long as the hash and chainMask index
+// (EncodeAll slices them so): add and best index them unchecked.
 type finder struct {
 	hash      []uint32
 	chain     []uint32
@@ -38,36 +41,6 @@ type finder struct {
 	btMask     uint32 // the tree's: 2*(btMask+1) entries of chain
 }
 
-// insert adds the positions up to ip (excluded), only the first of them
-// while skipping, and returns the head of ip's chain. After a gap of
-// more than 384 positions (a long match) it adds only the gap's first 96
-// and last 32, as libzstd's row match finder does
-// (ZSTD_row_update_internal) where it is used, over windows of more than
-// 16 KiB (rowSkips): on long matches libzstd's frames are then as large
-// as it writes them (the shuffled timestamps at level 5, 11% larger
-// than with every position) and twice as fast to write.
-func (f *finder) insert(src []byte, ip int) uint32 {
-	i := f.next
-	gap := f.rowSkips && ip-i > 384 && !f.skipping
-	if i < ip && f.nextHashed {
-		// The first position's hash was computed to look it up.
-		f.chain[(uint32(i)+f.base)&f.chainMask] = f.hash[f.nextHash]
-		f.hash[f.nextHash] = uint32(i) + f.base
-		i++
-		if f.skipping {
-			i = ip
-		}
-	}
-	if gap {
-		f.add(src, i, f.next+96)
-		i = ip - 32
-	}
-	f.add(src, i, ip)
-	f.next = ip
-	f.nextHash, f.nextHashed = f.h.at(src, ip), true
-	return f.hash[f.nextHash]
-}
-
 // add inserts the positions from i to end (excluded), only i while
 // skipping.
 func (f *finder) add(src []byte, i, end int) {
@@ -80,8 +53,8 @@ func (f *finder) add(src []byte, i, end int) {
 	for ; i < end; i++ {
 		h := hs.at(src, i)
 		idx := uint32(i) + base
-		chain[idx&mask] = hash[h]
-		hash[h] = idx
+		le.Set(chain, idx&mask, le.Get(hash, h))
+		le.Set(hash, h, idx)
 	}
 }
 
@@ -92,7 +65,37 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 	if f.tree {
 		return f.treeBest(src, ip, end)
 	}
-	idx := f.insert(src, ip)
+	// Insert the positions up to ip (excluded), only the first of
+	// them while skipping; ip's chain starts at idx. After a gap of
+	// more than 384 positions (a long match) only the gap's first 96
+	// and last 32 are inserted, as libzstd's row match finder does
+	// (ZSTD_row_update_internal) where it is used, over windows of
+	// more than 16 KiB (rowSkips): on long matches libzstd's frames are
+	// then as large as it writes them (the shuffled timestamps at level
+	// 5, 11% larger than with every position) and twice as fast to
+	// write. (Written out here, not called: two calls a position cost
+	// ERA's floats 5-7% at levels 5-9.)
+	i := f.next
+	gap := f.rowSkips && ip-i > 384 && !f.skipping
+	if i < ip && f.nextHashed {
+		// The first position's hash was computed to look it up.
+		le.Set(f.chain, (uint32(i)+f.base)&f.chainMask, le.Get(f.hash, f.nextHash))
+		le.Set(f.hash, f.nextHash, uint32(i)+f.base)
+		i++
+		if f.skipping {
+			i = ip
+		}
+	}
+	if gap {
+		f.add(src, i, f.next+96)
+		i = ip - 32
+	}
+	if i < ip { // most often not: the search moves a position at a time
+		f.add(src, i, ip)
+	}
+	f.next = ip
+	f.nextHash, f.nextHashed = f.h.at(src, ip), true
+	idx := le.Get(f.hash, f.nextHash)
 	cur := uint32(ip) + f.base
 	minChain := uint32(0)
 	if size := f.chainMask + 1; cur > size {
@@ -114,7 +117,7 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 		if idx <= minChain {
 			break
 		}
-		idx = chain[idx&mask]
+		idx = le.Get(chain, idx&mask)
 	}
 	return ml, off
 }

@@ -285,10 +285,13 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	if p.strategy >= stratBtOpt {
 		e.startOptimal(p)
 	} else if p.strategy >= stratGreedy {
+		// The tables at exactly the sizes the hash and chainMask index
+		// (lazy.go indexes them unchecked).
+		h := newHasher(p.hashLog, min(max(p.minMatch, 4), 6))
 		e.finder = finder{
-			hash:      e.hash,
-			chain:     e.chain,
-			h:         newHasher(p.hashLog, min(max(p.minMatch, 4), 6)),
+			hash:      e.hash[:h.tableMask+1],
+			chain:     e.chain[:1<<p.chainLog],
+			h:         h,
 			chainMask: 1<<p.chainLog - 1,
 			base:      e.base,
 			attempts:  1 << p.searchLog,
