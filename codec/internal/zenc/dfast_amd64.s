@@ -139,17 +139,7 @@ shortOnly:
 
 found:
 	// Extend the match at ip from m backwards; the offset is new.
-	CMPQ    R10, searchState_anchor(DI)
-	JLE     extended
-	TESTQ   R14, R14
-	JLE     extended
-	MOVBLZX -1(SI)(R10*1), AX
-	CMPB    AX, -1(SI)(R14*1)
-	JNE     extended
-	DECQ    R10
-	DECQ    R14
-	INCQ    R15
-	JMP     found
+	EXTEND_BACK(back, extended)
 
 extended:
 	MOVL searchState_rep1(DI), AX
@@ -159,20 +149,9 @@ extended:
 	MOVL AX, searchState_rep1(DI)
 
 store:
-	STORE(stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
-	ADDQ R15, R10
-	MOVQ R10, searchState_anchor(DI)
-	CMPQ R10, searchState_ilimit(DI)
-	JGT  outer
-
-	// Both tables' entries at curr+2 and near the match's end.
-	MOVQ searchState_curr(DI), CX
-	ADDQ $2, CX
-	HASH(CX, AX)
-	SET(R8, AX, CX, BX)
-	LEAQ -2(R10), DX
-	HASH(DX, AX)
-	SET(R8, AX, DX, BX)
+	// The sequence; both tables' entries at curr+2 and near the
+	// match's end.
+	MATCHED(outer, stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
 	HASH_CHAIN(CX, AX)
 	SET(R9, AX, CX, BX)
 	LEAQ -1(R10), DX
@@ -181,32 +160,12 @@ store:
 
 repeats:
 	// The second last offset at ip, as long as it matches.
-	MOVL  searchState_rep2(DI), AX
-	TESTL AX, AX
-	JZ    outer
-	CMPQ  R10, searchState_ilimit(DI)
-	JGT   outer
-	MOVQ  R10, DX
-	SUBQ  AX, DX
-	MOVL  (SI)(DX*1), BX
-	CMPL  BX, (SI)(R10*1)
-	JNE   outer
-	LEAQ  4(DX), AX
-	LEAQ  4(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, rpLoop, rpTail, rpDiff, rpDone)
-	ADDQ  $4, R15
-	MOVL  searchState_rep1(DI), AX
-	MOVL  searchState_rep2(DI), BX
-	MOVL  BX, searchState_rep1(DI)
-	MOVL  AX, searchState_rep2(DI)
+	REPEAT(outer, rpLoop, rpTail, rpDiff, rpDone)
 	HASH_CHAIN(R10, AX)
 	SET(R9, AX, R10, BX)
 	HASH(R10, AX)
 	SET(R8, AX, R10, BX)
-	STORE(rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
-	ADDQ  R15, R10
-	MOVQ  R10, searchState_anchor(DI)
-	JMP   repeats
+	REPEATED(repeats, rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
 
 done:
 	RET

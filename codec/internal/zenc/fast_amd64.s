@@ -16,6 +16,25 @@
 // st holds the rest: base, ilimit, step, next(Step), curr (current0),
 // anchor, the search's rep1 and rep2, the decoder's reps, the ends of
 // seqs and lits.
+// NEXT: each half's move on: idx = table[hash1], hash0 = hash1, hash1 =
+// the hash at ip2, ip0 = ip1, ip1 = ip2.
+#define NEXT \
+	MOVL  (R8)(BX*4), CX            \
+	SUBQ  searchState_base(DI), CX  \
+	MOVQ  BX, R15                   \
+	HASH(R13, BX)                   \
+	MOVQ  R11, R10                  \
+	MOVQ  R13, R11
+
+// CANDIDATE(miss, found): to found if idx (CX) is a candidate whose 4
+// bytes are ip0's, else on (to miss where it is not; clobbers R9).
+#define CANDIDATE(miss, found) \
+	TESTQ CX, CX           \
+	JLE   miss             \
+	MOVL  (SI)(CX*1), R9   \
+	CMPL  R9, (SI)(R10*1)  \
+	JEQ   found
+
 TEXT ·fastAsm(SB), NOSPLIT, $0-8
 	MOVQ st+0(FP), DI
 	ENTER
@@ -49,37 +68,19 @@ search:
 
 norep:
 	// The candidate at ip0.
-	TESTQ CX, CX
-	JLE   miss1
-	MOVL  (SI)(CX*1), R9
-	CMPL  R9, (SI)(R10*1)
-	JEQ   found1
+	CANDIDATE(miss1, found1)
 
 miss1:
 	// Look up ip1, hash ip2, advance by one; table[hash0] = ip0; the
 	// candidate at ip0.
-	MOVL  (R8)(BX*4), CX
-	SUBQ  searchState_base(DI), CX
-	MOVQ  BX, R15
-	HASH(R13, BX)
-	MOVQ  R11, R10
-	MOVQ  R13, R11
+	NEXT
 	MOVQ  R14, R13
 	SET(R8, R15, R10, DX)
-	TESTQ CX, CX
-	JLE   miss2
-	MOVL  (SI)(CX*1), R9
-	CMPL  R9, (SI)(R10*1)
-	JEQ   found2
+	CANDIDATE(miss2, found2)
 
 miss2:
 	// Look up ip1, hash ip2, advance by the step.
-	MOVL (R8)(BX*4), CX
-	SUBQ searchState_base(DI), CX
-	MOVQ BX, R15
-	HASH(R13, BX)
-	MOVQ R11, R10
-	MOVQ R13, R11
+	NEXT
 	MOVQ R10, R13
 	ADDQ searchState_step(DI), R13
 	MOVQ R11, R14
@@ -132,18 +133,7 @@ offset:
 	MOVL AX, searchState_rep1(DI)
 	MOVQ $4, R15
 
-back:
-	CMPQ    R10, searchState_anchor(DI)
-	JLE     match
-	TESTQ   R14, R14
-	JLE     match
-	MOVBLZX -1(SI)(R10*1), AX
-	CMPB    AX, -1(SI)(R14*1)
-	JNE     match
-	DECQ    R10
-	DECQ    R14
-	INCQ    R15
-	JMP     back
+	EXTEND_BACK(back, match)
 
 match:
 	// _match: mLength += matchLen(match0+mLength, ip0+mLength); the
@@ -152,47 +142,15 @@ match:
 	LEAQ (R10)(R15*1), BX
 	MATCH_LEN(AX, BX, DX, CX, mLoop, mTail, mDiff, mDone)
 	ADDQ DX, R15
-	STORE(stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
-	ADDQ R15, R10
-	MOVQ R10, searchState_anchor(DI)
-	CMPQ R10, searchState_ilimit(DI)
-	JGT  outer
-
-	// table at current0+2 and ip0-2.
-	MOVQ searchState_curr(DI), CX
-	ADDQ $2, CX
-	HASH(CX, AX)
-	SET(R8, AX, CX, BX)
-	LEAQ -2(R10), DX
-	HASH(DX, AX)
-	SET(R8, AX, DX, BX)
+	// The sequence; the table's entries at current0+2 and ip0-2.
+	MATCHED(outer, stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
 
 repeats:
 	// The second last offset at ip0, as long as it matches.
-	MOVL  searchState_rep2(DI), AX
-	TESTL AX, AX
-	JZ    outer
-	CMPQ  R10, searchState_ilimit(DI)
-	JGT   outer
-	MOVQ  R10, DX
-	SUBQ  AX, DX
-	MOVL  (SI)(DX*1), BX
-	CMPL  BX, (SI)(R10*1)
-	JNE   outer
-	LEAQ  4(DX), AX
-	LEAQ  4(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, rpLoop, rpTail, rpDiff, rpDone)
-	ADDQ  $4, R15
-	MOVL  searchState_rep1(DI), AX
-	MOVL  searchState_rep2(DI), BX
-	MOVL  BX, searchState_rep1(DI)
-	MOVL  AX, searchState_rep2(DI)
+	REPEAT(outer, rpLoop, rpTail, rpDiff, rpDone)
 	HASH(R10, AX)
 	SET(R8, AX, R10, BX)
-	STORE(rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
-	ADDQ  R15, R10
-	MOVQ  R10, searchState_anchor(DI)
-	JMP   repeats
+	REPEATED(repeats, rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
 
 done:
 	RET

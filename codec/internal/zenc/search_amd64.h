@@ -155,3 +155,70 @@ seqOut:                                   \
 	MOVQ searchState_base(DI), t \
 	ADDQ pos, t                 \
 	MOVL t, (table)(hash*4)
+
+// REPEAT(outer, loop, tail, diff, done): the second last offset at R10:
+// unless it is 0, R10 is past ilimit or the 4 bytes there differ (then
+// to outer), R15 = the match's length and the two last offsets swapped
+// (clobbers AX, BX, CX, DX).
+#define REPEAT(outer, loop, tail, diff, done) \
+	MOVL  searchState_rep2(DI), AX    \
+	TESTL AX, AX                      \
+	JZ    outer                       \
+	CMPQ  R10, searchState_ilimit(DI) \
+	JGT   outer                       \
+	MOVQ  R10, DX                     \
+	SUBQ  AX, DX                      \
+	MOVL  (SI)(DX*1), BX              \
+	CMPL  BX, (SI)(R10*1)             \
+	JNE   outer                       \
+	LEAQ  4(DX), AX                   \
+	LEAQ  4(R10), BX                  \
+	MATCH_LEN(AX, BX, R15, CX, loop, tail, diff, done) \
+	ADDQ  $4, R15                     \
+	MOVL  searchState_rep1(DI), AX    \
+	MOVL  searchState_rep2(DI), BX    \
+	MOVL  BX, searchState_rep1(DI)    \
+	MOVL  AX, searchState_rep2(DI)
+
+// MATCHED(outer, store labels...): after a match found at R10 (of length
+// R15, its offset st.rep1): the sequence stored, R10 and the anchor past
+// the match; past ilimit, to outer; else e.hash's entries for curr+2 (left
+// in CX) and R10-2 (clobbers AX, BX, CX, DX, R11, R14, X0).
+#define MATCHED(outer, copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut) \
+	STORE(copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut) \
+	ADDQ R15, R10                     \
+	MOVQ R10, searchState_anchor(DI)  \
+	CMPQ R10, searchState_ilimit(DI)  \
+	JGT  outer                        \
+	MOVQ searchState_curr(DI), CX     \
+	ADDQ $2, CX                       \
+	HASH(CX, AX)                      \
+	SET(R8, AX, CX, BX)               \
+	LEAQ -2(R10), DX                  \
+	HASH(DX, AX)                      \
+	SET(R8, AX, DX, BX)
+
+// REPEATED(again, store labels...): the repeat match REPEAT found stored,
+// R10 and the anchor past it, and to again.
+#define REPEATED(again, copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut) \
+	STORE(copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut) \
+	ADDQ R15, R10                     \
+	MOVQ R10, searchState_anchor(DI)  \
+	JMP  again
+
+// EXTEND_BACK(loop, done): the match at R10 from R14, of length R15,
+// extended backwards while R10 is past the anchor, R14 past 0 and the
+// bytes before them equal; then to done (clobbers AX).
+#define EXTEND_BACK(loop, done) \
+loop:                                  \
+	CMPQ    R10, searchState_anchor(DI) \
+	JLE     done                       \
+	TESTQ   R14, R14                   \
+	JLE     done                       \
+	MOVBLZX -1(SI)(R10*1), AX          \
+	CMPB    AX, -1(SI)(R14*1)          \
+	JNE     done                       \
+	DECQ    R10                        \
+	DECQ    R14                        \
+	INCQ    R15                        \
+	JMP     loop
