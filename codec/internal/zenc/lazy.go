@@ -122,25 +122,33 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 	return ml, off
 }
 
-// lazy is libzstd's greedy, lazy, lazy2 and btlazy2 strategies
+// lazyDepth is how many positions past a match the lazy strategies look
+// for a better one: greedy 0, lazy 1, lazy2 and btlazy2 2.
+func lazyDepth(strategy uint8) int {
+	switch strategy {
+	case stratGreedy:
+		return 0
+	case stratLazy:
+		return 1
+	}
+	return 2
+}
+
+// lazyGo is libzstd's greedy, lazy, lazy2 and btlazy2 strategies
 // (zstd_lazy.c, ZSTD_compressBlock_lazy_generic without dictionary, hash
 // chain or binary tree search) at depth 0, 1 and 2: after a match is
 // found at one position, up to depth next positions are searched for a
 // better one, a longer match counting against a larger offset. It appends the sequences of
-// src[start:end] to e.seqs and their literals to e.lits.
+// src[start:end] to e.seqs and their literals to e.lits. Over the hash
+// chain it is the twin of lazyAsm (amd64), which writes the same
+// sequences; lazy chooses.
 //
 // Loads stay within src: positions searched are below ilimit =
 // end-8 and their matches' lengths are counted up to end; candidates are
 // earlier positions; repeat offsets are at most the position they are
 // tried at, as in fast.
-func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
-	depth := 2
-	switch p.strategy {
-	case stratGreedy:
-		depth = 0
-	case stratLazy:
-		depth = 1
-	}
+func (e *Encoder) lazyGo(src []byte, start, end int, p params, f *finder) {
+	depth := lazyDepth(p.strategy)
 	ilimit := end - 8
 	anchor := start
 	ip, rep1, rep2 := e.searchStart(start)

@@ -32,6 +32,11 @@ type searchState struct {
 	anchor, ip  int
 	rep1, rep2  uint32
 	reps        [3]uint32
+	// The lazy search's: the finder's state (lazyAsm) and the depth.
+	chainMask                      uint32
+	nextHash                       uint32
+	attempts, nextPos, depth       int // nextPos: the finder's next
+	nextHashed, skipping, rowSkips bool
 	// The assembly's own: the step and where it grows, where the last
 	// search started, the addresses of src[end] and src[len(src)].
 	//lint:ignore U1000 the assembly's
@@ -40,6 +45,12 @@ type searchState struct {
 	curr int
 	//lint:ignore U1000 the assembly's
 	srcEnd, srcLimit uintptr
+	// lazyAsm's: the depth searched so far, where best returns to, the
+	// oldest index of the chain, the match kept while best runs.
+	//lint:ignore U1000 the assembly's
+	d, ret, minChain int
+	//lint:ignore U1000 the assembly's
+	keptML, keptOffBase, keptStart int
 }
 
 // searchAsm reports whether the assembly may search src[start:end]: with
@@ -110,6 +121,30 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	dfastAsm(&st)
 	e.finish(&st, src)
 }
+
+// lazy runs the greedy, lazy and lazy2 searches over the hash chain: in
+// assembly with BMI2, else (and btlazy2's binary tree always) in Go. Both
+// write the same sequences and leave the same finder (FuzzSearch).
+func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
+	if f.tree || !e.searchAsm(start, end) {
+		e.lazyGo(src, start, end, p, f)
+		return
+	}
+	st := e.newSearch(src, start, end, f.h)
+	st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
+	st.chainMask, st.attempts, st.rowSkips = f.chainMask, f.attempts, f.rowSkips
+	st.nextPos, st.nextHash, st.nextHashed = f.next, f.nextHash, f.nextHashed
+	st.depth = lazyDepth(p.strategy)
+	lazyAsm(&st)
+	f.next, f.nextHash, f.nextHashed, f.skipping = st.nextPos, st.nextHash, st.nextHashed, st.skipping
+	e.finish(&st, src)
+}
+
+// lazyAsm is lazyGo's loop, its chain search included, in assembly
+// (lazy_amd64.s).
+//
+//go:noescape
+func lazyAsm(st *searchState)
 
 // fastAsm is fastGo's loop in assembly (fast_amd64.s).
 //

@@ -8,26 +8,32 @@ import (
 	"testing"
 )
 
-// FuzzSearch: fastAsm and dfastAsm write what their twins fastGo and
-// dfastGo write, the same sequences, literals and repeat offsets and the
-// same tables, block after block of a frame whose tables hold an
-// earlier frame's indices, on any input, split and table sizes, and with
-// each minimum match.
+// FuzzSearch: fastAsm, dfastAsm and lazyAsm write what their twins
+// fastGo, dfastGo and lazyGo write, the same sequences, literals and
+// repeat offsets, the same tables and (lazy) the same finder, block after
+// block of a frame whose tables hold an earlier frame's indices, on any
+// input, split and table sizes, with each minimum match and (lazy) each
+// depth, number of attempts and way of inserting.
 func FuzzSearch(f *testing.F) {
 	if !hasBMI2 {
-		f.Skip("no BMI2 here: fast and dfast run their Go twins only, so there is nothing to compare")
+		f.Skip("no BMI2 here: the searches run their Go twins only, so there is nothing to compare")
 	}
 	for _, in := range inputs(f) {
-		for _, strategy := range []uint8{stratFast, stratDFast} {
+		for _, strategy := range []uint8{stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2} {
 			f.Add(in[:min(len(in), 40000)], strategy, uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
 		}
 	}
 	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(stratDFast), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
 	f.Fuzz(func(t *testing.T, in []byte, strategy, hashLog, chainLog, minMatch uint8, split uint16, base uint32) {
-		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratFast + strategy%2}
+		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratFast + strategy%5,
+			searchLog: (strategy / 5) % 7, windowLog: 14 + (strategy/35)%2}
 		asmSearch, goSearch := (*Encoder).fast, (*Encoder).fastGo
-		if p.strategy == stratDFast {
+		switch p.strategy {
+		case stratDFast:
 			asmSearch, goSearch = (*Encoder).dfast, (*Encoder).dfastGo
+		case stratGreedy, stratLazy, stratLazy2:
+			asmSearch = func(e *Encoder, src []byte, start, end int, p params) { e.lazy(src, start, end, p, &e.finder) }
+			goSearch = func(e *Encoder, src []byte, start, end int, p params) { e.lazyGo(src, start, end, p, &e.finder) }
 		}
 		base %= 1 << 30
 		var asm, twin Encoder
@@ -42,6 +48,10 @@ func FuzzSearch(f *testing.F) {
 			}
 			e.base = base
 			e.reps = [3]uint32{1, 4, 8}
+			// The lazy strategies' finder, as EncodeAll makes it.
+			h := newHasher(p.hashLog, min(max(p.minMatch, 4), 6))
+			e.finder = finder{hash: e.hash[:h.tableMask+1], chain: e.chain, h: h, chainMask: 1<<p.chainLog - 1,
+				base: base, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14}
 		}
 		cut := int(split) % (len(in) + 1)
 		for _, blk := range [][2]int{{0, cut}, {cut, len(in)}} {
@@ -59,6 +69,10 @@ func FuzzSearch(f *testing.F) {
 			}
 			if !slices.Equal(asm.hash, twin.hash) || !slices.Equal(asm.chain, twin.chain) {
 				t.Fatalf("block %v, %+v: tables differ", blk, p)
+			}
+			a, g := asm.finder, twin.finder
+			if a.next != g.next || a.nextHash != g.nextHash || a.nextHashed != g.nextHashed || a.skipping != g.skipping {
+				t.Fatalf("block %v, %+v: finders differ", blk, p)
 			}
 		}
 	})

@@ -2,7 +2,7 @@
 
 package zenc
 
-// fast and dfast run the searches in Go where they have no assembly
+// fast, dfast and lazy run the searches in Go where they have no assembly
 // twins.
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	e.fastGo(src, start, end, p)
@@ -10,4 +10,8 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 
 func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	e.dfastGo(src, start, end, p)
+}
+
+func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
+	e.lazyGo(src, start, end, p, f)
 }

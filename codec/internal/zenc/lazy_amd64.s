@@ -1,0 +1,335 @@
+//go:build gc && !purego && !noasm
+
+#include "go_asm.h"
+#include "textflag.h"
+#include "search_amd64.h"
+
+// ADD(i, end, loop, done): finder.add's loop: the positions from i to
+// end (excluded) into the hash chain (clobbers i, AX, CX, R11).
+#define ADD(i, end, loop, done) \
+loop:                                  \
+	CMPQ i, end                        \
+	JGE  done                          \
+	HASH(i, AX)                        \
+	MOVL (R8)(AX*4), CX                \
+	MOVL i, R11                        \
+	ADDL searchState_base(DI), R11     \
+	MOVL R11, (R8)(AX*4)               \
+	ANDL searchState_chainMask(DI), R11 \
+	MOVL CX, (R9)(R11*4)               \
+	INCQ i                             \
+	JMP  loop                          \
+done:
+
+// lazyAsm(st *searchState) is lazyGo's loop over the hash chain
+// (lazy.go), finder.best included, statement for statement; the comments
+// name lazyGo's and best's variables. Registers:
+//   DI  st                 SI  &src[0]
+//   R8  &hash[0]           R9  &chain[0]
+//   R10 ip                 R12 64-hashLog (best: scratch, reloaded)
+//   R13 ml                 R14 offBase
+//   R15 st (the match's start)
+//   AX, BX, CX, DX, R11    scratch
+// best runs as a block entered by a jump, st.ret saying where it
+// returns; it keeps ml, offBase and st in st.kept* and returns its match
+// in BX (length) and CX (offset).
+TEXT ·lazyAsm(SB), NOSPLIT, $0-8
+	MOVQ st+0(FP), DI
+	ENTER
+	MOVQ searchState_chain(DI), R9
+	MOVB $0, searchState_skipping(DI)
+
+loop:
+	CMPQ R10, searchState_ilimit(DI)
+	JGE  done
+	XORQ R13, R13
+	MOVQ $1, R14
+	LEAQ 1(R10), R15
+
+	// The last offset at ip+1.
+	MOVL  searchState_rep1(DI), AX
+	TESTL AX, AX
+	JZ    norep
+	MOVQ  R10, DX
+	SUBQ  AX, DX
+	MOVL  1(SI)(DX*1), BX
+	CMPL  BX, 1(SI)(R10*1)
+	JNE   norep
+	LEAQ  5(DX), AX
+	LEAQ  5(R10), BX
+	MATCH_LEN(AX, BX, R13, CX, r1Loop, r1Tail, r1Diff, r1Done)
+	ADDQ  $4, R13
+
+norep:
+	TESTQ R13, R13
+	JZ    search
+	CMPQ  searchState_depth(DI), $0
+	JEQ   store
+
+search:
+	MOVQ $0, searchState_ret(DI)
+	JMP  best
+
+ret0:
+	CMPQ BX, R13
+	JLE  kept
+	MOVQ BX, R13
+	MOVQ R10, R15
+	LEAQ 3(CX), R14
+
+kept:
+	CMPQ R13, $4
+	JGE  deeper
+
+	// No match: step on, faster the longer since the anchor.
+	MOVQ  R10, AX
+	SUBQ  searchState_anchor(DI), AX
+	SHRQ  $8, AX
+	INCQ  AX
+	ADDQ  AX, R10
+	CMPQ  AX, $8
+	SETHI searchState_skipping(DI)
+	JMP   loop
+
+deeper:
+	// A better match one or two positions on?
+	MOVQ $1, searchState_d(DI)
+
+dloop:
+	MOVQ searchState_d(DI), AX
+	CMPQ AX, searchState_depth(DI)
+	JGT  looked
+	CMPQ R10, searchState_ilimit(DI)
+	JGE  looked
+	INCQ R10
+
+	// The last offset at ip, weighed 3 (4 at depth 2).
+	MOVL  searchState_rep1(DI), AX
+	TESTL AX, AX
+	JZ    norep2
+	MOVQ  R10, DX
+	SUBQ  AX, DX
+	MOVL  (SI)(DX*1), BX
+	CMPL  BX, (SI)(R10*1)
+	JNE   norep2
+	LEAQ  4(DX), AX
+	LEAQ  4(R10), BX
+	MATCH_LEN(AX, BX, R11, CX, r2Loop, r2Tail, r2Diff, r2Done)
+	ADDQ  $4, R11
+	MOVQ  $3, AX
+	CMPQ  searchState_d(DI), $2
+	JNE   weighed
+	MOVQ  $4, AX
+
+weighed:
+	MOVQ  R11, BX
+	IMULQ AX, BX
+	MOVQ  R13, CX
+	IMULQ AX, CX
+	BSRQ  R14, DX
+	SUBQ  DX, CX
+	INCQ  CX
+	CMPQ  BX, CX
+	JLE   norep2
+	MOVQ  R11, R13
+	MOVQ  $1, R14
+	MOVQ  R10, R15
+
+norep2:
+	MOVQ $1, searchState_ret(DI)
+	JMP  best
+
+ret1:
+	// ml2 (BX) at least 4 and gain(ml2, off+3, 4) > gain(ml, offBase,
+	// 4) + 4 (7 at depth 2).
+	CMPQ BX, $4
+	JLT  dnext
+	BSRQ R14, AX
+	MOVQ R13, R11
+	SHLQ $2, R11
+	SUBQ AX, R11
+	ADDQ $4, R11
+	CMPQ searchState_d(DI), $2
+	JNE  bonused
+	ADDQ $3, R11
+
+bonused:
+	LEAQ 3(CX), DX
+	BSRQ DX, AX
+	MOVQ BX, DX
+	SHLQ $2, DX
+	SUBQ AX, DX
+	CMPQ DX, R11
+	JLE  dnext
+	MOVQ BX, R13
+	LEAQ 3(CX), R14
+	MOVQ R10, R15
+	MOVQ $1, searchState_d(DI)
+	JMP  dloop
+
+dnext:
+	INCQ searchState_d(DI)
+	JMP  dloop
+
+looked:
+	// A new offset: extend its match backwards.
+	CMPQ R14, $3
+	JLE  store
+	LEAQ -3(R14), AX
+
+back:
+	CMPQ    R15, searchState_anchor(DI)
+	JLE     extended
+	MOVQ    R15, DX
+	SUBQ    AX, DX
+	TESTQ   DX, DX
+	JLE     extended
+	MOVBLZX -1(SI)(R15*1), CX
+	CMPB    CX, -1(SI)(DX*1)
+	JNE     extended
+	DECQ    R15
+	INCQ    R13
+	JMP     back
+
+extended:
+	MOVL searchState_rep1(DI), CX
+	MOVL CX, searchState_rep2(DI)
+	MOVL AX, searchState_rep1(DI)
+
+store:
+	// The match at st (R10 for STORE), its length ml (R15), its offset
+	// rep1; then ip past it.
+	MOVQ R15, R10
+	MOVQ R13, R15
+	STORE(stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
+	ADDQ R15, R10
+	MOVQ R10, searchState_anchor(DI)
+	MOVB $0, searchState_skipping(DI)
+
+repeats:
+	// The second last offset at ip, as long as it matches.
+	REPEAT(loop, rpLoop, rpTail, rpDiff, rpDone)
+	REPEATED(repeats, rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
+
+best:
+	// finder.best at ip: insert the positions up to ip (only the first
+	// while skipping; after a gap of more than 384, its first 96 and
+	// last 32), then walk ip's chain.
+	MOVQ R13, searchState_keptML(DI)
+	MOVQ R14, searchState_keptOffBase(DI)
+	MOVQ R15, searchState_keptStart(DI)
+	MOVQ searchState_hashShift(DI), R12
+	MOVQ searchState_nextPos(DI), BX
+	CMPQ BX, R10
+	JGE  firstDone
+	CMPB searchState_nextHashed(DI), $0
+	JEQ  firstDone
+	MOVL searchState_nextHash(DI), AX
+	MOVL (R8)(AX*4), DX
+	MOVL BX, CX
+	ADDL searchState_base(DI), CX
+	MOVL CX, (R8)(AX*4)
+	ANDL searchState_chainMask(DI), CX
+	MOVL DX, (R9)(CX*4)
+	INCQ BX
+	CMPB searchState_skipping(DI), $0
+	JEQ  firstDone
+	MOVQ R10, BX
+
+firstDone:
+	CMPB searchState_rowSkips(DI), $0
+	JEQ  rest
+	CMPB searchState_skipping(DI), $0
+	JNE  rest
+	MOVQ R10, AX
+	SUBQ searchState_nextPos(DI), AX
+	CMPQ AX, $384
+	JLE  rest
+	MOVQ searchState_nextPos(DI), DX
+	ADDQ $96, DX
+	ADD(BX, DX, gapLoop, gapDone)
+	LEAQ -32(R10), BX
+
+rest:
+	CMPQ BX, R10
+	JGE  inserted
+	MOVQ R10, DX
+	CMPB searchState_skipping(DI), $0
+	JEQ  restAdd
+	LEAQ 1(BX), DX
+
+restAdd:
+	ADD(BX, DX, restLoop, restDone)
+
+inserted:
+	MOVQ R10, searchState_nextPos(DI)
+	HASH(R10, AX)
+	MOVL AX, searchState_nextHash(DI)
+	MOVB $1, searchState_nextHashed(DI)
+	MOVL (R8)(AX*4), BX
+
+	// minChain: the oldest index the chain still holds.
+	MOVL R10, CX
+	ADDL searchState_base(DI), CX
+	MOVL searchState_chainMask(DI), DX
+	INCL DX
+	XORL AX, AX
+	CMPL CX, DX
+	JLS  minDone
+	MOVL CX, AX
+	SUBL DX, AX
+
+minDone:
+	MOVQ AX, searchState_minChain(DI)
+	MOVQ searchState_attempts(DI), R14
+	MOVQ $3, R13
+	XORQ R15, R15
+
+walk:
+	// idx (BX) at or past base, attempts (R14) left; m (AX).
+	CMPL  BX, searchState_base(DI)
+	JCS   walked
+	TESTQ R14, R14
+	JLE   walked
+	MOVL  BX, AX
+	SUBL  searchState_base(DI), AX
+
+	// The 4 bytes ending one past the best length so far.
+	LEAQ -3(AX)(R13*1), CX
+	MOVL (SI)(CX*1), CX
+	LEAQ -3(R10)(R13*1), DX
+	CMPL CX, (SI)(DX*1)
+	JNE  nextCandidate
+	MOVQ AX, CX
+	MOVQ R10, DX
+	MATCH_LEN(CX, DX, R11, R12, bLoop, bTail, bDiff, bDone)
+	CMPQ R11, R13
+	JLE  nextCandidate
+	MOVQ R11, R13
+	MOVQ R10, R15
+	SUBQ AX, R15
+	LEAQ (R10)(R11*1), CX
+	CMPQ CX, searchState_end(DI)
+	JEQ  walked
+
+nextCandidate:
+	CMPL BX, searchState_minChain(DI)
+	JLS  walked
+	MOVL BX, CX
+	ANDL searchState_chainMask(DI), CX
+	MOVL (R9)(CX*4), BX
+	DECQ R14
+	JMP  walk
+
+walked:
+	MOVQ R13, BX
+	MOVQ R15, CX
+	MOVQ searchState_keptML(DI), R13
+	MOVQ searchState_keptOffBase(DI), R14
+	MOVQ searchState_keptStart(DI), R15
+	CMPQ searchState_ret(DI), $0
+	JEQ  ret0
+	JMP  ret1
+
+done:
+	RET
