@@ -42,14 +42,8 @@ search:
 	MOVL DX, (R9)(AX*4)
 
 	// The last offset at ip+1.
-	MOVL  searchState_rep1(DI), AX
-	TESTL AX, AX
-	JZ    norep
-	MOVQ  R10, DX
-	SUBQ  AX, DX
-	MOVL  1(SI)(DX*1), BX
-	CMPL  BX, 1(SI)(R10*1)
-	JEQ   repMatch
+	LAST_OFFSET(R10, 1, BX, norep)
+	JMP repMatch
 
 norep:
 	// hl1 (DX); the long candidate at ip.

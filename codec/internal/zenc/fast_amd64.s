@@ -57,14 +57,8 @@ outer:
 search:
 	// table[hash0] = ip0; the last offset at ip2.
 	SET(R8, R15, R10, DX)
-	MOVL  searchState_rep1(DI), AX
-	TESTL AX, AX
-	JZ    norep
-	MOVQ  R13, DX
-	SUBQ  AX, DX
-	MOVL  (SI)(DX*1), R9
-	CMPL  R9, (SI)(R13*1)
-	JEQ   repFound
+	LAST_OFFSET(R13, 0, R9, norep)
+	JMP repFound
 
 norep:
 	// The candidate at ip0.

@@ -47,14 +47,7 @@ loop:
 	LEAQ 1(R10), R15
 
 	// The last offset at ip+1.
-	MOVL  searchState_rep1(DI), AX
-	TESTL AX, AX
-	JZ    norep
-	MOVQ  R10, DX
-	SUBQ  AX, DX
-	MOVL  1(SI)(DX*1), BX
-	CMPL  BX, 1(SI)(R10*1)
-	JNE   norep
+	LAST_OFFSET(R10, 1, BX, norep)
 	LEAQ  5(DX), AX
 	LEAQ  5(R10), BX
 	MATCH_LEN(AX, BX, R13, CX, r1Loop, r1Tail, r1Diff, r1Done)
@@ -104,14 +97,7 @@ dloop:
 	INCQ R10
 
 	// The last offset at ip, weighed 3 (4 at depth 2).
-	MOVL  searchState_rep1(DI), AX
-	TESTL AX, AX
-	JZ    norep2
-	MOVQ  R10, DX
-	SUBQ  AX, DX
-	MOVL  (SI)(DX*1), BX
-	CMPL  BX, (SI)(R10*1)
-	JNE   norep2
+	LAST_OFFSET(R10, 0, BX, norep2)
 	LEAQ  4(DX), AX
 	LEAQ  4(R10), BX
 	MATCH_LEN(AX, BX, R11, CX, r2Loop, r2Tail, r2Diff, r2Done)

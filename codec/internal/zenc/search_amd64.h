@@ -222,3 +222,16 @@ loop:                                  \
 	DECQ    R14                        \
 	INCQ    R15                        \
 	JMP     loop
+
+// LAST_OFFSET(pos, k, t, miss): to miss unless the last offset (st.rep1)
+// is set and the 4 bytes at pos+k equal those it reaches back to; DX is
+// left at pos-rep1 (clobbers AX and t).
+#define LAST_OFFSET(pos, k, t, miss) \
+	MOVL  searchState_rep1(DI), AX \
+	TESTL AX, AX                   \
+	JZ    miss                     \
+	MOVQ  pos, DX                  \
+	SUBQ  AX, DX                   \
+	MOVL  k(SI)(DX*1), t           \
+	CMPL  t, k(SI)(pos*1)          \
+	JNE   miss
