@@ -12,8 +12,8 @@ import (
 // registers other than CL (SHRX) and finds a match's end with TZCNT.
 var hasBMI2 = cpuid.CPU.Supports(cpuid.BMI1, cpuid.BMI2)
 
-// searchState is what the match finders' assembly (fastAsm, dfastAsm)
-// reads and writes: the search's state as their Go twins keep it in
+// searchState is what the match finders' assembly (fastAsm, dfastAsm,
+// lazyAsm) reads and writes: the search's state as their Go twins keep it in
 // locals, and the ends of e.seqs and e.lits.
 type searchState struct {
 	src         unsafe.Pointer
@@ -73,7 +73,7 @@ func (e *Encoder) newSearch(src []byte, start, end int, hh hasher) searchState {
 		nSeqs:     len(e.seqs),
 		lits:      unsafe.Pointer(unsafe.SliceData(e.lits)),
 		nLits:     len(e.lits),
-		hashPrime: hh.prime << (hh.in & 63),
+		hashPrime: hh.shiftedPrime(),
 		hashShift: uint64(hh.out),
 		base:      int(e.base),
 		end:       end,
@@ -85,6 +85,10 @@ func (e *Encoder) newSearch(src []byte, start, end int, hh hasher) searchState {
 		reps:      e.reps,
 	}
 }
+
+// shiftedPrime is h's multiplier shifted left by its in-shift: the
+// assembly's hash, u*shiftedPrime>>out, is at's ((u<<in)*prime>>out).
+func (h hasher) shiftedPrime() uint64 { return h.prime << (h.in & 63) }
 
 // finish takes the sequences, literals and offsets the assembly wrote,
 // and the block's last literals.
@@ -116,7 +120,7 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	st := e.newSearch(src, start, end, newHasher(p.hashLog, 8))
 	hc := newHasher(p.chainLog, p.minMatch)
 	st.chain = unsafe.Pointer(unsafe.SliceData(e.chain[:hc.tableMask+1]))
-	st.chainPrime = hc.prime << (hc.in & 63)
+	st.chainPrime = hc.shiftedPrime()
 	st.chainShift = uint64(hc.out)
 	dfastAsm(&st)
 	e.finish(&st, src)
