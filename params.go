@@ -132,7 +132,8 @@ type CParams struct {
 	// UseDict builds a dictionary for the chunk (LZ4, LZ4HC and Zstd).
 	UseDict bool
 	// FastZstd compresses Zstd at clevels 3-6 with klauspost/compress's
-	// encoder levels instead of our port of libzstd's (see
+	// encoder levels instead of our port of libzstd's, and blocks over
+	// 256 KiB at clevel 1 with libzstd level 2's parameters (see
 	// [codec.LookupFast]): the trade-offs the automatic mode's tiers are
 	// tuned to, which it sets. At clevels 3-5 they are 1.6-3 times as
 	// fast in Go, chunks up to 1.5 times C-Blosc2's size (shuffled

@@ -158,7 +158,9 @@ func LookupBlosc1(id ID, split bool) (Codec, error) {
 // klauspost/compress's encoder levels rather than the port of libzstd's
 // that [Lookup]'s Zstd writes C-Blosc2's sizes with: 1.6-3 times as fast
 // at clevels 3-5, up to 1.5 times larger (shuffled timestamps; 3-8% on
-// text and floats). It is what the root package compresses with under
+// text and floats); and blocks over 256 KiB at clevel 1 with libzstd
+// level 2's parameters rather than level 1's, whose 7-byte matches miss
+// text's shorter ones. It is what the root package compresses with under
 // CParams.FastZstd. Other ids are those of Lookup; the output is a
 // normal stream of the codec either way.
 func LookupFast(id ID) (Codec, error) {

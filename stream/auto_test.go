@@ -2,6 +2,8 @@ package stream
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,16 +21,39 @@ import (
 // value.
 func autoData(t testing.TB) []byte {
 	data := testData(t)
+	data = append(data, logLines(150000)...)
+	data = append(data, make([]byte, 200000)...)
+	data = append(data, bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 30000)...)
+	return data
+}
+
+// logLines returns at least n bytes of log lines that differ only in
+// their length: a shuffle orders them.
+func logLines(n int) []byte {
 	var text bytes.Buffer
-	for i := 0; text.Len() < 150000; i++ {
+	for i := 0; text.Len() < n; i++ {
 		text.WriteString("2024-05-01 12:00:00 INFO request ")
 		text.WriteString(strings.Repeat("x", i%13))
 		text.WriteString(" served in 12 ms\n")
 	}
-	data = append(data, text.Bytes()...)
-	data = append(data, make([]byte, 200000)...)
-	data = append(data, bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7, 8}, 30000)...)
-	return data
+	return text.Bytes()
+}
+
+// randomLog returns n bytes of log lines of random times, words and
+// ids: text no shuffle helps.
+func randomLog(n int) []byte {
+	r := rand.New(rand.NewPCG(3, 4))
+	words := []string{"INFO", "WARN", "connection", "from", "closed", "user", "session", "opened", "GET", "/api/v1/items", "status", "took", "ms"}
+	var b bytes.Buffer
+	for b.Len() < n {
+		fmt.Fprintf(&b, "2024-05-%02d 12:%02d:%02d.%03d", 1+r.IntN(28), r.IntN(60), r.IntN(60), r.IntN(1000))
+		for range 3 + r.IntN(6) {
+			b.WriteByte(' ')
+			b.WriteString(words[r.IntN(len(words))])
+		}
+		fmt.Fprintf(&b, " id=%d\n", r.IntN(100000))
+	}
+	return b.Bytes()[:n]
 }
 
 // TestAutoDeterministic: in the automatic mode the frame depends only on
@@ -119,19 +144,32 @@ func TestAutoOptions(t *testing.T) {
 	}
 }
 
-// TestAutoCInterop: C-Blosc2 3.3.2 decodes automatic frames bit-exact.
+// TestAutoCInterop: C-Blosc2 3.3.2 decodes automatic frames bit-exact,
+// the fastest tier's 1 MiB blocks of text (zstd level 2's parameters,
+// codec.LookupFast) among them.
 func TestAutoCInterop(t *testing.T) {
 	bin := testvec.B2C(t)
-	data := autoData(t)
+	type run struct {
+		tier  blosc2.Tier
+		chunk int
+		data  []byte
+	}
+	var runs []run
 	for _, tier := range []blosc2.Tier{blosc2.TierFastest, blosc2.TierDefault, blosc2.TierBetter, blosc2.TierBest} {
-		dir := t.TempDir()
+		runs = append(runs, run{tier, 100000, autoData(t)})
+	}
+	runs = append(runs, run{blosc2.TierFastest, 4 << 20, randomLog(3 << 20)})
+	var dir string
+	for _, r := range runs {
+		tier, data := r.tier, r.data
+		dir = t.TempDir()
 		path := filepath.Join(dir, "auto.b2frame")
 		// A file: the frame's header is patched, as C-Blosc2 requires.
 		f, err := os.Create(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		w, err := NewWriter(f, WithTier(tier), WithChunkSize(100000))
+		w, err := NewWriter(f, WithTier(tier), WithChunkSize(r.chunk))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -155,5 +193,19 @@ func TestAutoCInterop(t *testing.T) {
 		if !bytes.Equal(got, data) {
 			t.Fatalf("%v: C-Blosc2 decodes other bytes (%d vs %d)", tier, len(got), len(data))
 		}
+	}
+	// The last run is what it is meant to be: one chunk of text, zstd
+	// in blocks over 256 KiB.
+	frame, err := os.ReadFile(filepath.Join(dir, "auto.b2frame"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fr, err := framereader.NewReaderBytes(frame)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fr.Close()
+	if ci, err := fr.ChunkInfo(0); err != nil || fr.NumChunks() != 1 || ci.Header.Choice() != "zstd nofilter/1" || ci.Header.BlockSize <= 256<<10 {
+		t.Fatalf("fastest tier's text: %d chunks, the first %v (%v)", fr.NumChunks(), ci.Header, err)
 	}
 }
