@@ -25,11 +25,12 @@ const (
 	// clevel 1 (libzstd's fast strategy, by our port) in 1 MiB blocks,
 	// at least two per chunk. It aims at S2's compression speed and
 	// ratio: typed data with structure (grids, timestamps, sensor
-	// signals) beats S2 on both. On text, where LZ4 reached 0.73-0.95
+	// signals) beats S2 on both. On text, where LZ4 reached 0.73-1.06
 	// of S2's ratio at about its speed, zstd's fastest level compresses
-	// 1.4-1.7 times S2's ratio, and more than klauspost's
-	// SpeedFastest, at 0.7-1.0 of S2's speed and twice SpeedFastest's,
-	// and decompresses faster than either (the README's table).
+	// 1.4-1.8 times S2's ratio and 0.97-1.04 times klauspost's
+	// SpeedFastest's, at 0.6-0.9 of S2's speed and 1.6-2.5 times
+	// SpeedFastest's, and decompresses faster than S2 (the README's
+	// table).
 	TierFastest Tier = iota + 1
 	// TierDefault, the default, compresses with Zstd at clevel 2 (zstd
 	// level 3, libzstd's dfast, by our port) in 256 KiB blocks after a
