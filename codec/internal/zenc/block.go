@@ -178,21 +178,59 @@ func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 	acc, n := uint64(0), uint(0)
 	last := seqs[nb-1]
 	c := codes[nb-1]
-	sML, sOF, sLL := ml.init(c[zfmt.ML]), of.init(c[zfmt.OF]), ll.init(c[zfmt.LL])
+	sc := seqCoder{tables: [3]*cTable{of, ml, ll}, states: [3]uint32{of.init(c[zfmt.OF]), ml.init(c[zfmt.ML]), ll.init(c[zfmt.LL])}}
 	acc, n = addBits(acc, n, last.litLen, uint(zfmt.LLBits[c[zfmt.LL]&63]))
 	acc, n = addBits(acc, n, last.matchLen, uint(zfmt.MLBits[c[zfmt.ML]&63]))
 	pos, acc, n = flushBits(buf, pos, acc, n)
 	acc, n = addBits(acc, n, last.offset, uint(c[zfmt.OF]))
-	pos, acc, n = flushBits(buf, pos, acc, n)
-	for i := nb - 2; i >= 0; i-- {
-		s, c := seqs[i], codes[i]
-		v, k, next := of.encode(sOF, c[zfmt.OF])
+	sc.pos, sc.acc, sc.n = flushBits(buf, pos, acc, n)
+	sc.encode(buf, seqs[:nb-1], codes[:nb-1])
+	pos, acc, n = sc.pos, sc.acc, sc.n
+	sOF, sML, sLL := sc.states[0], sc.states[1], sc.states[2]
+	acc, n = addBits(acc, n, sML, uint(ml.log))
+	acc, n = addBits(acc, n, sOF, uint(of.log))
+	acc, n = addBits(acc, n, sLL, uint(ll.log))
+	// The end mark, and the last partial bytes.
+	acc, n = addBits(acc, n, 1, 1)
+	le.Store64(buf, pos, acc)
+	end := pos + int(n+7)/8
+	if own {
+		return append(dst, buf[:end]...), nil
+	}
+	return buf[:end], nil
+}
+
+// seqCoder is the sequences' bit stream while their codes are written:
+// the offset, match length and literal length tables, in the order each
+// sequence codes its states, and their states; the bits not yet stored
+// (n in acc, at most 7 between sequences) and where the next word goes
+// in the stream's buffer.
+type seqCoder struct {
+	tables [3]*cTable
+	states [3]uint32
+	acc    uint64
+	n      uint
+	pos    int
+}
+
+// encodeGo writes seqs, last first, with their codes, into buf, which has
+// room for 12 bytes a sequence past c.pos (a sequence adds at most 26
+// bits of states and 63 extra bits, and the last word stored reaches 7
+// bytes past the bits). It is the twin of encodeSeqsAsm (amd64), which
+// writes the same bytes; encode chooses.
+func (c *seqCoder) encodeGo(buf []byte, seqs []seq, codes [][3]uint8) {
+	of, ml, ll := c.tables[0], c.tables[1], c.tables[2]
+	sOF, sML, sLL := c.states[0], c.states[1], c.states[2]
+	acc, n, pos := c.acc, c.n, c.pos
+	for i := len(seqs) - 1; i >= 0; i-- {
+		s, code := seqs[i], codes[i]
+		v, k, next := of.encode(sOF, code[zfmt.OF])
 		acc, n, sOF = acc|v<<(n&63), n+k, next
-		v, k, next = ml.encode(sML, c[zfmt.ML])
+		v, k, next = ml.encode(sML, code[zfmt.ML])
 		acc, n, sML = acc|v<<(n&63), n+k, next
-		v, k, next = ll.encode(sLL, c[zfmt.LL])
+		v, k, next = ll.encode(sLL, code[zfmt.LL])
 		acc, n, sLL = acc|v<<(n&63), n+k, next
-		llBits, mlBits, ofBits := uint(zfmt.LLBits[c[zfmt.LL]&63]), uint(zfmt.MLBits[c[zfmt.ML]&63]), uint(c[zfmt.OF])
+		llBits, mlBits, ofBits := uint(zfmt.LLBits[code[zfmt.LL]&63]), uint(zfmt.MLBits[code[zfmt.ML]&63]), uint(code[zfmt.OF])
 		// 7 bits left by a flush and 26 of states leave room for 30 more.
 		if llBits+mlBits+ofBits > 30 {
 			pos, acc, n = flushBits(buf, pos, acc, n)
@@ -205,17 +243,8 @@ func (e *Encoder) sequences(dst []byte, seqs []seq) ([]byte, error) {
 		acc, n = addBits(acc, n, s.offset, ofBits)
 		pos, acc, n = flushBits(buf, pos, acc, n)
 	}
-	acc, n = addBits(acc, n, sML, uint(ml.log))
-	acc, n = addBits(acc, n, sOF, uint(of.log))
-	acc, n = addBits(acc, n, sLL, uint(ll.log))
-	// The end mark, and the last partial bytes.
-	acc, n = addBits(acc, n, 1, 1)
-	le.Store64(buf, pos, acc)
-	end := pos + int(n+7)/8
-	if own {
-		return append(dst, buf[:end]...), nil
-	}
-	return buf[:end], nil
+	c.states = [3]uint32{sOF, sML, sLL}
+	c.acc, c.n, c.pos = acc, n, pos
 }
 
 // addBits returns acc, which holds n bits, with the nb (at most 32) low

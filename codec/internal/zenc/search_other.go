@@ -2,8 +2,8 @@
 
 package zenc
 
-// fast, dfast and lazy run the searches in Go where they have no assembly
-// twins.
+// fast, dfast and lazy run the searches in Go, and encode codes the
+// sequences in Go, where they have no assembly twins.
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	e.fastGo(src, start, end, p)
 }
@@ -14,4 +14,8 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 
 func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 	e.lazyGo(src, start, end, p, f)
+}
+
+func (c *seqCoder) encode(buf []byte, seqs []seq, codes [][3]uint8) {
+	c.encodeGo(buf, seqs, codes)
 }
