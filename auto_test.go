@@ -3,30 +3,13 @@ package blosc2
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
-
-// synthText is log-like text: lines of words drawn from a small vocabulary
-// with numbers in them.
-func synthText(n int) []byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	words := []string{"INFO", "WARN", "connection", "from", "closed", "user", "session", "opened", "for", "request", "GET", "/api/v1/items", "status", "took", "ms", "retry", "host", "node-7"}
-	var b bytes.Buffer
-	for b.Len() < n {
-		fmt.Fprintf(&b, "2024-05-%02d 12:%02d:%02d.%03d", 1+r.IntN(28), r.IntN(60), r.IntN(60), r.IntN(1000))
-		for range 4 + r.IntN(8) {
-			b.WriteByte(' ')
-			b.WriteString(words[r.IntN(len(words))])
-		}
-		fmt.Fprintf(&b, " id=%d\n", r.IntN(100000))
-	}
-	return b.Bytes()[:n]
-}
 
 // synthF64 is a smooth float64 series (a slow sine with a trend).
 func synthF64(n int) []byte {
@@ -77,7 +60,7 @@ func TestAutoChoices(t *testing.T) {
 	for _, tier := range allTiers {
 		a := DefaultAuto(tier)
 		t.Run(tier.String(), func(t *testing.T) {
-			p, err := ChooseCParams(synthText(1<<20), &a)
+			p, err := ChooseCParams(testvec.LogText(1<<20), &a)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,10 +155,10 @@ func TestAutoSpecial(t *testing.T) {
 // not on the number of goroutines, and decodes to the input.
 func TestAutoDeterministic(t *testing.T) {
 	inputs := map[string][]byte{
-		"text":  synthText(300000),
+		"text":  testvec.LogText(300000),
 		"f64":   synthF64(70000),
 		"i16":   synthI16(200001),
-		"mixed": append(synthText(100000), synthF64(20000)...),
+		"mixed": append(testvec.LogText(100000), synthF64(20000)...),
 		"tiny":  []byte("tiny"),
 		"empty": nil,
 	}
@@ -310,7 +293,7 @@ func TestTierFromLevel(t *testing.T) {
 // 1 MiB blocks, two at least, and filtered chunks keep the tier's
 // typed block size.
 func TestAutoTextBlocks(t *testing.T) {
-	text := synthText(4 << 20)
+	text := testvec.LogText(4 << 20)
 	for _, tc := range []struct {
 		tier   Tier
 		n      int

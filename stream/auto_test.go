@@ -2,8 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,23 +35,6 @@ func logLines(n int) []byte {
 		text.WriteString(" served in 12 ms\n")
 	}
 	return text.Bytes()
-}
-
-// randomLog returns n bytes of log lines of random times, words and
-// ids: text no shuffle helps.
-func randomLog(n int) []byte {
-	r := rand.New(rand.NewPCG(3, 4))
-	words := []string{"INFO", "WARN", "connection", "from", "closed", "user", "session", "opened", "GET", "/api/v1/items", "status", "took", "ms"}
-	var b bytes.Buffer
-	for b.Len() < n {
-		fmt.Fprintf(&b, "2024-05-%02d 12:%02d:%02d.%03d", 1+r.IntN(28), r.IntN(60), r.IntN(60), r.IntN(1000))
-		for range 3 + r.IntN(6) {
-			b.WriteByte(' ')
-			b.WriteString(words[r.IntN(len(words))])
-		}
-		fmt.Fprintf(&b, " id=%d\n", r.IntN(100000))
-	}
-	return b.Bytes()[:n]
 }
 
 // TestAutoDeterministic: in the automatic mode the frame depends only on
@@ -158,7 +139,7 @@ func TestAutoCInterop(t *testing.T) {
 	for _, tier := range []blosc2.Tier{blosc2.TierFastest, blosc2.TierDefault, blosc2.TierBetter, blosc2.TierBest} {
 		runs = append(runs, run{tier, 100000, autoData(t)})
 	}
-	runs = append(runs, run{blosc2.TierFastest, 4 << 20, randomLog(3 << 20)})
+	runs = append(runs, run{blosc2.TierFastest, 4 << 20, testvec.LogText(3 << 20)})
 	var dir string
 	for _, r := range runs {
 		tier, data := r.tier, r.data
