@@ -37,7 +37,7 @@ type huffCoder struct {
 	count   [256]uint32
 	nodes   [2 * huffInternalNode]huffNode
 	nbBits  [256]uint8
-	code    [256]uint32 // a symbol's code above its length's 8 bits
+	code    [256]uint64 // a symbol's code in its top bits, its length in the low 8 (libzstd's HUF_CElt)
 	weights [256]uint8
 	wcount  [huffMaxBits + 2]uint32
 	wnorm   [huffMaxBits + 2]int16
@@ -202,7 +202,7 @@ func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
 	}
 	for s := range maxSym + 1 {
 		if b := h.nbBits[s]; b != 0 {
-			h.code[s] = uint32(valPerRank[b])<<8 | uint32(b)
+			h.code[s] = uint64(valPerRank[b])<<(64-b) | uint64(b)
 			valPerRank[b]++
 		}
 	}
@@ -405,26 +405,46 @@ func (h *huffCoder) compressWeights(dst []byte, w []uint8) ([]byte, bool) {
 // stream appends the Huffman stream of lits (HUF_compress1X): codes from
 // the last literal to the first, so that the decoder, reading the stream
 // backwards, meets the first first; then the end mark.
+//
+// As libzstd's HUF_encodeSymbol, the stream's bits are gathered in the
+// top of acc, each code shifting the ones before it down and taking its
+// place, and their number in the low 8 bits of bits: a code is one
+// shift, one or and one add, its length read from its own low bits,
+// which the codes after it shift out (four codes and the 7 bits a flush
+// leaves are at most 51 bits: they never reach the top bits flushed).
 func (h *huffCoder) stream(dst, lits []byte) []byte {
 	dst = slices.Grow(dst, len(lits)*huffMaxBits/8+16)
 	buf, pos := dst[:cap(dst)], len(dst)
-	acc, n := uint64(0), uint(0)
+	acc, bits := uint64(0), uint64(0)
 	code := &h.code
 	i := len(lits)
 	for ; i&3 != 0; i-- {
 		c := code[lits[i-1]]
-		acc, n = acc|uint64(c>>8)<<(n&63), n+uint(c&0xFF)
+		acc, bits = acc>>(c&63)|c, bits+c
 	}
-	pos, acc, n = flushBits(buf, pos, acc, n)
+	pos, bits = flushTop(buf, pos, acc, bits)
 	for ; i > 0; i -= 4 {
 		c0, c1, c2, c3 := code[lits[i-1]], code[lits[i-2]], code[lits[i-3]], code[lits[i-4]]
-		acc, n = acc|uint64(c0>>8)<<(n&63), n+uint(c0&0xFF)
-		acc, n = acc|uint64(c1>>8)<<(n&63), n+uint(c1&0xFF)
-		acc, n = acc|uint64(c2>>8)<<(n&63), n+uint(c2&0xFF)
-		acc, n = acc|uint64(c3>>8)<<(n&63), n+uint(c3&0xFF)
-		pos, acc, n = flushBits(buf, pos, acc, n)
+		acc, bits = acc>>(c0&63)|c0, bits+c0
+		acc, bits = acc>>(c1&63)|c1, bits+c1
+		acc, bits = acc>>(c2&63)|c2, bits+c2
+		acc, bits = acc>>(c3&63)|c3, bits+c3
+		pos, bits = flushTop(buf, pos, acc, bits)
 	}
-	acc, n = addBits(acc, n, 1, 1)
-	le.Store64(buf, pos, acc)
+	// The end mark: a code 1 of length 1.
+	const mark = 1<<63 | 1
+	acc, bits = acc>>1|mark, bits+mark
+	n := bits & 0xFF
+	le.Store64(buf, pos, acc>>((64-n)&63))
 	return buf[:pos+int(n+7)/8]
+}
+
+// flushTop stores the n bits gathered in the top of acc (n in the low 8
+// bits of bits, at most 63, more than 0 unless acc is 0) at buf[pos:],
+// which must hold 8 bytes, and returns the position past their whole
+// bytes and the bits left (HUF_flushBits); those stay in acc's top.
+func flushTop(buf []byte, pos int, acc, bits uint64) (int, uint64) {
+	n := bits & 0xFF
+	le.Store64(buf, pos, acc>>((64-n)&63))
+	return pos + int(n>>3), n & 7
 }
