@@ -270,7 +270,7 @@ type candidate struct {
 // params returns a's parameters for candidate c.
 func (a *Auto) params(c candidate) CParams {
 	p := a.base(c.filters, c.ts)
-	if c.fastCodec && a.Fixed&(FixCodec|FixLevel) == 0 {
+	if c.fastCodec && a.codecOpen() {
 		p.Codec, p.CodecMeta, p.Level = tiers[TierFastest].codec, 0, tiers[TierFastest].level
 	}
 	if c.level != 0 && a.Fixed&FixLevel == 0 {
@@ -305,7 +305,7 @@ func (a *Auto) choose(src []byte) CParams {
 	p := a.params(best)
 	// The probe ranks the candidates under the tier's codec; the text
 	// codec takes the unfiltered winner.
-	if tp.textLevel != 0 && !filtered(&p) && a.Fixed&(FixCodec|FixLevel) == 0 {
+	if tp.textLevel != 0 && !filtered(&p) && a.codecOpen() {
 		p.Codec, p.CodecMeta, p.Level = tp.textCodec, 0, tp.textLevel
 	}
 	if a.Fixed&FixBlockSize == 0 {
@@ -467,7 +467,13 @@ func (a *Auto) fastCodec(sample []byte, best candidate, z int) (candidate, bool)
 // tier's codec (fastCodec): the tier allows it and neither the codec
 // nor the level is fixed.
 func (a *Auto) mayTakeFastCodec() bool {
-	return a.tier().fastCodecSlack != 0 && a.Fixed&(FixCodec|FixLevel) == 0
+	return a.tier().fastCodecSlack != 0 && a.codecOpen()
+}
+
+// codecOpen reports whether the tier chooses the codec and its level:
+// neither is fixed.
+func (a *Auto) codecOpen() bool {
+	return a.Fixed&(FixCodec|FixLevel) == 0
 }
 
 // hasByteDelta reports whether the pipeline has a ByteDelta filter.
@@ -486,7 +492,7 @@ func hasByteDelta(filters [MaxFilters]Filter) bool {
 // than at the tier's level; else best.
 func (a *Auto) literalLevel(sample []byte, best candidate, z int) candidate {
 	tp := a.tier()
-	if tp.literalSlack == 0 || a.Fixed&(FixCodec|FixLevel) != 0 {
+	if tp.literalSlack == 0 || !a.codecOpen() {
 		return best
 	}
 	// Only filtered data that compresses less than 5:1 on the sample:
@@ -535,7 +541,7 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 	sizes := make([]int, len(cands))
 	size := func(i int, out *[]byte) {
 		p := a.params(cands[i])
-		if a.Fixed&(FixCodec|FixLevel) == 0 && p.Codec == Zstd && cands[i].level == 0 {
+		if a.codecOpen() && p.Codec == Zstd && cands[i].level == 0 {
 			// zstd's fastest level ranks the candidates as its slower
 			// ones do, at a fraction of their time (like libzstd's,
 			// whose size it writes, it entropy-codes the literals of

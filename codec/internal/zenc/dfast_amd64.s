@@ -133,7 +133,7 @@ shortOnly:
 
 found:
 	// Extend the match at ip from m backwards; the offset is new.
-	EXTEND_BACK(back, extended)
+	EXTEND_BACK(R10, R14, R15, AX, back, extended)
 
 extended:
 	MOVL searchState_rep1(DI), AX

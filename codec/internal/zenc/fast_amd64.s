@@ -127,7 +127,7 @@ offset:
 	MOVL AX, searchState_rep1(DI)
 	MOVQ $4, R15
 
-	EXTEND_BACK(back, match)
+	EXTEND_BACK(R10, R14, R15, AX, back, match)
 
 match:
 	// _match: mLength += matchLen(match0+mLength, ip0+mLength); the

@@ -434,9 +434,8 @@ func (h *huffCoder) stream(dst, lits []byte) []byte {
 	// The end mark: a code 1 of length 1.
 	const mark = 1<<63 | 1
 	acc, bits = acc>>1|mark, bits+mark
-	n := bits & 0xFF
-	le.Store64(buf, pos, acc>>((64-n)&63))
-	return buf[:pos+int(n+7)/8]
+	pos, bits = flushTop(buf, pos, acc, bits)
+	return buf[:pos+int(bits+7)/8]
 }
 
 // flushTop stores the n bits gathered in the top of acc (n in the low 8

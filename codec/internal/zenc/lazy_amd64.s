@@ -162,20 +162,9 @@ looked:
 	CMPQ R14, $3
 	JLE  store
 	LEAQ -3(R14), AX
-
-back:
-	CMPQ    R15, searchState_anchor(DI)
-	JLE     extended
-	MOVQ    R15, DX
-	SUBQ    AX, DX
-	TESTQ   DX, DX
-	JLE     extended
-	MOVBLZX -1(SI)(R15*1), CX
-	CMPB    CX, -1(SI)(DX*1)
-	JNE     extended
-	DECQ    R15
-	INCQ    R13
-	JMP     back
+	MOVQ R15, DX
+	SUBQ AX, DX
+	EXTEND_BACK(R15, DX, R13, CX, back, extended)
 
 extended:
 	MOVL searchState_rep1(DI), CX

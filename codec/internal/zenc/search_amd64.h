@@ -206,21 +206,22 @@ seqOut:                                   \
 	MOVQ R10, searchState_anchor(DI)  \
 	JMP  again
 
-// EXTEND_BACK(loop, done): the match at R10 from R14, of length R15,
-// extended backwards while R10 is past the anchor, R14 past 0 and the
-// bytes before them equal; then to done (clobbers AX).
-#define EXTEND_BACK(loop, done) \
+// EXTEND_BACK(pos, match, len, t, loop, done): the match at pos from
+// match, of length len, extended backwards while pos is past the anchor,
+// match past 0 and the bytes before them equal; then to done (clobbers
+// t).
+#define EXTEND_BACK(pos, match, len, t, loop, done) \
 loop:                                  \
-	CMPQ    R10, searchState_anchor(DI) \
+	CMPQ    pos, searchState_anchor(DI) \
 	JLE     done                       \
-	TESTQ   R14, R14                   \
+	TESTQ   match, match               \
 	JLE     done                       \
-	MOVBLZX -1(SI)(R10*1), AX          \
-	CMPB    AX, -1(SI)(R14*1)          \
+	MOVBLZX -1(SI)(pos*1), t           \
+	CMPB    t, -1(SI)(match*1)         \
 	JNE     done                       \
-	DECQ    R10                        \
-	DECQ    R14                        \
-	INCQ    R15                        \
+	DECQ    pos                        \
+	DECQ    match                      \
+	INCQ    len                        \
 	JMP     loop
 
 // LAST_OFFSET(pos, k, t, miss): to miss unless the last offset (st.rep1)
