@@ -80,26 +80,41 @@ func TestAutoChoices(t *testing.T) {
 			}
 			// Its noisy low mantissa bytes keep it under 2:1, and LZ4
 			// comes within 2% of zstd there: the default tier takes
-			// the fastest tier's codec.
+			// the fastest tier's codec, at the level that tier takes.
 			if tier == TierDefault {
-				if p.Codec != LZ4 || p.Level != tiers[TierFastest].level {
-					t.Errorf("smooth f64: codec %d level %d, want LZ4 %d", p.Codec, p.Level, tiers[TierFastest].level)
+				fa := DefaultAuto(TierFastest)
+				pf, _ := ChooseCParams(synthF64(1<<17), &fa)
+				if p.Codec != LZ4 || p.Level != pf.Level {
+					t.Errorf("smooth f64: codec %d level %d, want LZ4 %d as the fastest tier", p.Codec, p.Level, pf.Level)
 				}
 			} else if p.Codec != want.id {
 				t.Errorf("smooth f64: codec %d, want %d", p.Codec, want.id)
 			}
-			p, _ = ChooseCParams(synthI16(1<<19), &a)
+			src := synthI16(1 << 19)
+			p, _ = ChooseCParams(src, &a)
 			if !shuffled(p) || p.TypeSize != 2 {
 				t.Errorf("i16: chose %v typesize %d, want a shuffle of 2-byte elements", p.Filters, p.TypeSize)
 			}
 			// The noise in its low bytes leaves the codec little to
-			// match: the fastest and default tiers take its fastest
-			// level (LZ4's acceleration 9, zstd's fastest).
-			if tier == TierFastest || tier == TierDefault {
-				want.level = 1
+			// match: the tiers but the best take its fastest level
+			// (LZ4's acceleration 9, zstd's fastest); the best tier
+			// keeps its own, as the chunk compresses more than 2:1
+			// (TestAutoMiddleWindow has its fast level).
+			want.level = 1
+			if tier == TierBest {
+				want.level = tiers[TierBest].level
 			}
 			if p.Codec != want.id || p.Level != want.level {
 				t.Errorf("noisy i16: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+			}
+			// And the whole chunk loses less than 1% there against the
+			// tier's level.
+			out, _ := Compress(nil, src, &p)
+			q := p
+			q.Level = tiers[tier].level
+			slow, _ := Compress(nil, src, &q)
+			if len(out) > len(slow)+len(slow)/100 {
+				t.Errorf("noisy i16: level %d makes %d bytes, level %d %d", p.Level, len(out), q.Level, len(slow))
 			}
 			// Timestamps compress far beyond 5:1: the long matches of
 			// whole blocks pay for the tier's level.
@@ -108,6 +123,62 @@ func TestAutoChoices(t *testing.T) {
 				t.Errorf("timestamps: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, tiers[tier].level)
 			}
 		})
+	}
+}
+
+// noisyI16 is an int16 signal whose low byte is noise: it compresses
+// less than 2:1.
+func noisyI16(n int) []byte {
+	r := rand.New(rand.NewPCG(7, 8))
+	b := make([]byte, n*2)
+	for i := range n {
+		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(512)))
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
+	}
+	return b
+}
+
+// TestAutoMiddleWindow: the level and codec rules judge a chunk by its
+// middle, not by a first window unlike the rest (a grid's poles).
+func TestAutoMiddleWindow(t *testing.T) {
+	// 32 KiB of a slow ramp, then noise in the low bytes: the probe's
+	// first window (8 KiB of a 1 MiB chunk) compresses far beyond 2:1,
+	// the chunk less than 2:1.
+	src := noisyI16(1 << 19)
+	for i := range 16 << 10 {
+		binary.LittleEndian.PutUint16(src[2*i:], uint16(i/64))
+	}
+	compressed := func(p CParams) int {
+		out, err := Compress(nil, src, &p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(out)
+	}
+	// The default tier takes the fastest tier's codec, LZ4, within 1/6
+	// of zstd's size.
+	a := DefaultAuto(TierDefault)
+	p, _ := ChooseCParams(src, &a)
+	if p.Codec != LZ4 {
+		t.Errorf("default tier: codec %d, want LZ4", p.Codec)
+	}
+	q := p
+	q.Codec, q.Level, q.BlockSize = Zstd, tiers[TierDefault].level, tiers[TierDefault].typedBS
+	if n, z := compressed(p), compressed(q); n > z+z/tiers[TierDefault].fastCodecSlack {
+		t.Errorf("default tier: LZ4 %d bytes, zstd %d", n, z)
+	}
+	// The best tier takes its fast level. Its rule is 1% on a 16 KiB
+	// window; on the whole chunk, within 2% of its own level (the
+	// project's audio lost 1.1%, the geoid grid 0.9%).
+	a = DefaultAuto(TierBest)
+	p, _ = ChooseCParams(src, &a)
+	if p.Codec != Zstd || p.Level != tiers[TierBest].literalLevel {
+		t.Errorf("best tier: codec %d level %d, want zstd %d", p.Codec, p.Level, tiers[TierBest].literalLevel)
+	}
+	q = p
+	q.Level = tiers[TierBest].level
+	if n, z := compressed(p), compressed(q); n > z+z/50 {
+		t.Errorf("best tier: level %d %d bytes, level %d %d", p.Level, n, q.Level, z)
 	}
 }
 
