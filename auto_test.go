@@ -22,11 +22,19 @@ func synthF64(n int) []byte {
 }
 
 // synthI16 is a smooth int16 signal with a little noise.
-func synthI16(n int) []byte {
-	r := rand.New(rand.NewPCG(3, 4))
+func synthI16(n int) []byte { return sineI16(n, 16, rand.NewPCG(3, 4)) }
+
+// noisyI16 is an int16 signal whose low byte is noise: it compresses
+// less than 2:1.
+func noisyI16(n int) []byte { return sineI16(n, 512, rand.NewPCG(7, 8)) }
+
+// sineI16 is n samples of an int16 sine with noise below noise, drawn
+// from src, added.
+func sineI16(n, noise int, src rand.Source) []byte {
+	r := rand.New(src)
 	b := make([]byte, n*2)
 	for i := range n {
-		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(16)))
+		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(noise)))
 		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
 	}
 	return b
@@ -124,18 +132,6 @@ func TestAutoChoices(t *testing.T) {
 			}
 		})
 	}
-}
-
-// noisyI16 is an int16 signal whose low byte is noise: it compresses
-// less than 2:1.
-func noisyI16(n int) []byte {
-	r := rand.New(rand.NewPCG(7, 8))
-	b := make([]byte, n*2)
-	for i := range n {
-		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(512)))
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
-	}
-	return b
 }
 
 // TestAutoMiddleWindow: the level and codec rules judge a chunk by its
