@@ -603,11 +603,14 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		}
 	}
 	threads := min(a.Base.Concurrency, len(cands))
-	if c := a.params(candidate{}).Codec; c == LZ4 || c == BloscLZ {
-		// Their candidates take a few microseconds each, less than the
+	if threads > 1 {
+		// The candidates of one call share their codec. Under LZ4 or
+		// BloscLZ each takes a few microseconds, less than the
 		// hand-offs between goroutines: two made the fastest tier's
 		// probe 3-25% slower on the project's data.
-		threads = 1
+		if c := a.params(cands[0]).Codec; c == LZ4 || c == BloscLZ {
+			threads = 1
+		}
 	}
 	if threads <= 1 {
 		out := probeOut.Get().(*[]byte)

@@ -82,7 +82,8 @@ func TestAutoChoices(t *testing.T) {
 				t.Errorf("text: codec %d level %d, want %d %d", p.Codec, p.Level, text.id, text.level)
 			}
 			want := map[Tier]codecWant{TierFastest: {LZ4, 9}, TierDefault: {Zstd, 2}, TierBetter: {Zstd, 4}, TierBest: {Zstd, 6}}[tier]
-			p, _ = ChooseCParams(synthF64(1<<17), &a)
+			f64 := synthF64(1 << 17)
+			p, _ = ChooseCParams(f64, &a)
 			if !shuffled(p) || p.TypeSize != 8 {
 				t.Errorf("smooth f64: chose %v typesize %d, want a shuffle of 8-byte elements", p.Filters, p.TypeSize)
 			}
@@ -91,7 +92,7 @@ func TestAutoChoices(t *testing.T) {
 			// the fastest tier's codec, at the level that tier takes.
 			if tier == TierDefault {
 				fa := DefaultAuto(TierFastest)
-				pf, _ := ChooseCParams(synthF64(1<<17), &fa)
+				pf, _ := ChooseCParams(f64, &fa)
 				if p.Codec != LZ4 || p.Level != pf.Level {
 					t.Errorf("smooth f64: codec %d level %d, want LZ4 %d as the fastest tier", p.Codec, p.Level, pf.Level)
 				}
