@@ -220,7 +220,8 @@ func TestAutoSpecial(t *testing.T) {
 }
 
 // TestAutoDeterministic: the chunk depends on the data and the tier only,
-// not on the number of goroutines, and decodes to the input.
+// not on the number of goroutines, and decodes to the input; a Chunk
+// compressed in pieces holds the same choice and bytes.
 func TestAutoDeterministic(t *testing.T) {
 	inputs := map[string][]byte{
 		"text":  testvec.LogText(300000),
@@ -249,6 +250,12 @@ func TestAutoDeterministic(t *testing.T) {
 				} else if !bytes.Equal(chunk, first) {
 					t.Fatalf("%v %s: threads %d gives other bytes (%v)", tier, name, threads, p.Filters)
 				}
+				var c Chunk
+				cp, err := c.CompressAuto(nil, src, &a)
+				if err != nil || cp != p || !bytes.Equal(c.Append(nil), chunk) {
+					t.Fatalf("%v %s: threads %d: Chunk.CompressAuto chose %v or wrote other bytes (%v)", tier, name, threads, cp.Filters, err)
+				}
+				c.Release()
 			}
 		}
 	}

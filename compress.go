@@ -22,14 +22,22 @@ import (
 // bytes with BloscLZ, LZ4 and clevel 0.
 func Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	q, err := p.orDefault()
+	if err == nil {
+		err = checkChunkLen(src)
+	}
 	if err != nil {
 		return dst, err
 	}
-	if len(src) > MaxBufferSize {
-		return dst, fmt.Errorf("%w: %d bytes in one chunk, at most %d", ErrTooLarge, len(src), MaxBufferSize)
-	}
 	e := newEncoder(&q, src)
-	return e.compress(dst)
+	return e.compress(dst, nil)
+}
+
+// checkChunkLen refuses a chunk's data longer than a chunk can hold.
+func checkChunkLen(src []byte) error {
+	if len(src) > MaxBufferSize {
+		return fmt.Errorf("%w: %d bytes in one chunk, at most %d", ErrTooLarge, len(src), MaxBufferSize)
+	}
+	return nil
 }
 
 // encoder holds the decisions made for one chunk.
@@ -229,17 +237,15 @@ func (e *encoder) streams(j int) int {
 // blockBound is the most block j can take: every stream raw.
 func (e *encoder) blockBound(j int) int { return e.blockLen(j) + 4*e.streams(j) }
 
-func (e *encoder) compress(dst []byte) ([]byte, error) {
+// compress appends the chunk to dst and returns the extended slice. With
+// pieces (Chunk), the blocks compressed on other goroutines are not copied
+// into dst: they stay in the buffers they were compressed in, appended to
+// *pieces in order, and dst gets the chunk's head only (header, block
+// starts, dictionary). Either way, the chunk's bytes are the same.
+func (e *encoder) compress(dst []byte, pieces *[][]byte) ([]byte, error) {
 	nbytes := len(e.src)
 	destsize := nbytes + e.hl // MaxOverhead, or Blosc1's 16
 	start := len(dst)
-	if cap(dst)-start < destsize {
-		// Exactly what is needed, not append's extra quarter: callers
-		// that keep output buffers (stream.Writer) bound their memory
-		// by the chunk size.
-		dst = append(make([]byte, 0, start+destsize), dst...)
-	}
-	out := dst[start : start+destsize]
 
 	minBuffer := MinBufferSize
 	if e.blosc1 {
@@ -249,7 +255,7 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 	if !memcpy {
 		if e.p.UseDict {
 			if err := e.buildDict(); err != nil {
-				return dst[:start], err
+				return dst, err
 			}
 		}
 		if e.blosc1 {
@@ -268,7 +274,17 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		if e.dict != nil {
 			e.h.blosc2Flag |= b2UseDict
 		}
-		n, err := e.compressBlocks(out)
+		keep := pieces != nil && e.threads() > 1
+		if !keep {
+			pieces = nil
+		}
+		headLen := destsize
+		if keep {
+			headLen = min(e.tableEnd(), destsize)
+		}
+		dst = grow(dst, headLen)
+		first := len(derefPieces(pieces))
+		n, err := e.compressBlocks(dst[start:start+headLen], destsize, pieces)
 		if err != nil {
 			return dst[:start], err
 		}
@@ -277,9 +293,13 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 			if !e.blosc1 && e.allZeroRuns(n) {
 				e.h.blosc2Flag |= uint8(SpecialZero) << 4
 				e.h.Cbytes = ExtendedHeaderLen
+				releasePieces(pieces, first)
+				headLen = ExtendedHeaderLen
+			} else if !keep {
+				headLen = n
 			}
-			putHeader(out, &e.h)
-			return dst[:start+e.h.Cbytes], nil
+			putHeader(dst[start:start+headLen], &e.h)
+			return dst[:start+headLen], nil
 		}
 		// Did not fit: store the data as is, keeping the other flag bits as
 		// C-Blosc2 does, but never the dictionary flag (C-Blosc2 cannot
@@ -292,9 +312,44 @@ func (e *encoder) compress(dst []byte) ([]byte, error) {
 		e.h.Flags = flagExtended | flagMemcpyed
 	}
 	e.h.Cbytes = e.hl + nbytes
+	dst = grow(dst, e.h.Cbytes)
+	out := dst[start : start+e.h.Cbytes]
 	putHeader(out, &e.h)
 	copy(out[e.hl:], e.src)
 	return dst[:start+e.h.Cbytes], nil
+}
+
+// grow returns dst with room for n more bytes. Exactly what is needed,
+// not append's extra quarter: callers that keep output buffers
+// (stream.Writer) bound their memory by the chunk size.
+func grow(dst []byte, n int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	return append(make([]byte, 0, len(dst)+n), dst...)
+}
+
+// threads is how many goroutines compress the chunk's blocks.
+func (e *encoder) threads() int { return min(e.p.Concurrency, e.nblocks) }
+
+func derefPieces(pieces *[][]byte) [][]byte {
+	if pieces == nil {
+		return nil
+	}
+	return *pieces
+}
+
+// releasePieces gives the block buffers appended to *pieces after the
+// first ones back, and drops them.
+func releasePieces(pieces *[][]byte, first int) {
+	if pieces == nil {
+		return
+	}
+	for _, b := range (*pieces)[first:] {
+		putBlockBuf(b)
+	}
+	clear((*pieces)[first:])
+	*pieces = (*pieces)[:first]
 }
 
 // allZeroRuns reports whether a chunk of n bytes holds nothing but zero-run
@@ -321,10 +376,13 @@ func (e *encoder) tableEnd() int {
 }
 
 // compressBlocks writes the block-start table, the dictionary and the
-// blocks into out, and returns the chunk length or 0 when it does not fit.
-func (e *encoder) compressBlocks(out []byte) (int, error) {
+// blocks of a chunk of at most limit bytes, and returns the chunk length
+// or 0 when it does not fit. out holds the table and the dictionary, and
+// the blocks too unless they go to pieces (see compress): then out may be
+// shorter than the chunk, and its positions are those in the chunk.
+func (e *encoder) compressBlocks(out []byte, limit int, pieces *[][]byte) (int, error) {
 	pos := e.tableEnd()
-	if pos > len(out) {
+	if pos > limit {
 		return 0, nil
 	}
 	if e.dict != nil {
@@ -332,33 +390,33 @@ func (e *encoder) compressBlocks(out []byte) (int, error) {
 		binary.LittleEndian.PutUint32(out[off:], uint32(len(e.dict)))
 		copy(out[off+4:], e.dict)
 	}
-	threads := min(e.p.Concurrency, e.nblocks)
-	if threads <= 1 {
-		s := getScratch(e.h.BlockSize, e.maxStreamBound())
-		defer putScratch(s)
-		for j := 0; j < e.nblocks; j++ {
-			binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
-			var n int
-			var err error
-			if pos+e.blockBound(j) <= len(out) {
-				n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s, -1)
-			} else {
-				n, err = e.compressNearEnd(out, pos, j, s)
-			}
-			if err != nil || n == 0 {
-				return 0, err
-			}
-			pos += n
-		}
-		return pos, nil
+	if threads := e.threads(); threads > 1 {
+		return e.compressParallel(out, pos, limit, threads, pieces)
 	}
-	return e.compressParallel(out, pos, threads)
+	s := getScratch(e.h.BlockSize, e.maxStreamBound())
+	defer putScratch(s)
+	for j := 0; j < e.nblocks; j++ {
+		binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
+		var n int
+		var err error
+		if pos+e.blockBound(j) <= limit {
+			n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s, -1)
+		} else if n, err = e.compressNearEnd(pos, limit, j, s); n > 0 {
+			copy(out[pos:], s.blk[:n])
+		}
+		if err != nil || n == 0 {
+			return 0, err
+		}
+		pos += n
+	}
+	return pos, nil
 }
 
 // compressParallel compresses blocks on several goroutines into buffers of
 // their own and lays them out in block order as they complete, so that the
-// chunk is the one the serial path writes.
-func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
+// chunk is the one the serial path writes: copied into out, or, with
+// pieces, kept in their buffers and appended to *pieces.
+func (e *encoder) compressParallel(out []byte, pos, limit, threads int, pieces *[][]byte) (int, error) {
 	type result struct {
 		buf []byte
 		err error
@@ -378,7 +436,8 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 	// in 32 KiB blocks under zstd 1 compressed 13-17% slower on two
 	// goroutines (alternated in one process; 8*threads for every block
 	// size cost LZ4 logs in 128 KiB blocks 5%). The lowest unassembled
-	// block always holds a token: no deadlock.
+	// block always holds a token: no deadlock. (Blocks kept as pieces
+	// stay alive until the chunk is written, as the chunk would.)
 	tokens := make(chan struct{}, max(2*threads, (512<<10)/e.h.BlockSize))
 	for range threads {
 		wg.Add(1)
@@ -403,6 +462,7 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 			}
 		}()
 	}
+	first := len(derefPieces(pieces))
 	var err error
 	serial := getScratch(e.h.BlockSize, e.maxStreamBound())
 	defer putScratch(serial)
@@ -413,13 +473,27 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 		}
 		if err == nil && pos >= 0 {
 			binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
-			if pos+e.blockBound(j) <= len(out) {
-				pos += copy(out[pos:], r.buf)
-			} else if n, cerr := e.compressNearEnd(out, pos, j, serial); cerr != nil || n == 0 {
+			if pos+e.blockBound(j) <= limit {
+				n := len(r.buf)
+				if pieces != nil {
+					*pieces = append(*pieces, r.buf)
+					r.buf = nil
+				} else {
+					copy(out[pos:], r.buf)
+				}
+				pos += n
+			} else if n, cerr := e.compressNearEnd(pos, limit, j, serial); cerr != nil || n == 0 {
 				// Does not fit: memcpy fallback (or an error).
 				err, pos = cerr, -1
 				stop.Store(true)
 			} else {
+				if pieces != nil {
+					b := getBlockBuf(n)
+					copy(b, serial.blk[:n])
+					*pieces = append(*pieces, b)
+				} else {
+					copy(out[pos:], serial.blk[:n])
+				}
 				pos += n
 			}
 		}
@@ -432,27 +506,29 @@ func (e *encoder) compressParallel(out []byte, pos, threads int) (int, error) {
 		<-tokens
 	}
 	wg.Wait()
-	if err != nil {
+	if err != nil || pos < 0 {
+		releasePieces(pieces, first)
 		return 0, err
 	}
-	return max(pos, 0), nil
+	return pos, nil
 }
 
 func (e *encoder) maxStreamBound() int { return e.h.BlockSize + 4*e.typesize }
 
-// compressNearEnd compresses block j at position pos of out when the block
-// might not fit in what is left of out. C-Blosc2 then hands the codec less
-// room than a stream's length (and BloscLZ, for one, gives up below 66
-// bytes), so the block is compressed aside with those limits, and kept if
-// it fits. Blocks whose every stream has room are compressed the same with
-// or without limits: only this case depends on the position, which the
-// parallel path therefore compresses again here, in order.
-func (e *encoder) compressNearEnd(out []byte, pos, j int, s *scratch) (int, error) {
-	n, err := e.compressBlock(s.blk[:e.blockBound(j)], j, s, len(out)-pos)
-	if err != nil || n == 0 || pos+n > len(out) {
+// compressNearEnd compresses block j, which starts at position pos of a
+// chunk of at most limit bytes, into s.blk when the block might not fit in
+// what is left. C-Blosc2 then hands the codec less room than a stream's
+// length (and BloscLZ, for one, gives up below 66 bytes), so the block is
+// compressed aside with those limits, and kept if it fits; it returns the
+// block's length, 0 if not. Blocks whose every stream has room are
+// compressed the same with or without limits: only this case depends on
+// the position, which the parallel path therefore compresses again here,
+// in order.
+func (e *encoder) compressNearEnd(pos, limit, j int, s *scratch) (int, error) {
+	n, err := e.compressBlock(s.blk[:e.blockBound(j)], j, s, limit-pos)
+	if err != nil || n == 0 || pos+n > limit {
 		return 0, err
 	}
-	copy(out[pos:], s.blk[:n])
 	return n, nil
 }
 

@@ -68,6 +68,10 @@ func TestCompressParallelErrors(t *testing.T) {
 		if !errors.Is(err, errFailingCodec) || !strings.Contains(err.Error(), "block 5") {
 			t.Errorf("%d goroutines: %v, want block 5's error", threads, err)
 		}
+		var c Chunk
+		if err := c.Compress(nil, src, &p); !errors.Is(err, errFailingCodec) || !strings.Contains(err.Error(), "block 5") || c.Len() != 0 || len(c.Pieces()) != 0 {
+			t.Errorf("%d goroutines: Chunk.Compress: %v and %d pieces, want block 5's error and none", threads, err, len(c.Pieces()))
+		}
 	}
 	delete(fc.fail, 5)
 	delete(fc.fail, 9)

@@ -1,6 +1,7 @@
 package blosc2_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"log"
@@ -102,4 +103,30 @@ func Example_zarrV2() {
 	fmt.Println("version", h.Version, "header", h.HeaderLen(), "bytes, codec", codec.Name(h.Codec), "typesize", h.TypeSize)
 	// zarr.open(arr)[...] now reads the 1000 values.
 	// Output: version 2 header 16 bytes, codec lz4 typesize 8
+}
+
+// Compress a chunk on several goroutines and write it out without copying
+// its blocks together first.
+func ExampleChunk() {
+	data := make([]byte, 8*200000)
+	for i := range 200000 {
+		binary.LittleEndian.PutUint64(data[8*i:], uint64(1_700_000_000_000+i*250))
+	}
+	p := blosc2.DefaultCParams()
+	p.Codec, p.TypeSize, p.BlockSize, p.Concurrency = blosc2.LZ4, 8, 64<<10, 4
+	var c blosc2.Chunk
+	defer c.Release()
+	if err := c.Compress(nil, data, &p); err != nil {
+		log.Fatal(err)
+	}
+	var out bytes.Buffer // a file or a socket alike
+	if _, err := c.WriteTo(&out); err != nil {
+		log.Fatal(err)
+	}
+	back, err := blosc2.Decompress(nil, out.Bytes(), nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(len(c.Pieces()), out.Len() == c.Len(), bytes.Equal(back, data))
+	// Output: 26 true true
 }

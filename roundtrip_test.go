@@ -138,6 +138,7 @@ func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
 	if err != nil || !bytes.Equal(chunk4[6:], chunk) {
 		t.Fatalf("%s: 4 threads wrote different bytes (%v)", label, err)
 	}
+	checkChunkPieces(t, label, src, &p4, chunk)
 	for _, threads := range []int{1, 4} {
 		got, err := Decompress([]byte("x"), chunk, &DParams{Concurrency: threads})
 		if err != nil {
@@ -157,6 +158,42 @@ func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
 		if err != nil || !bytes.Equal(got, src[n/3*h.TypeSize:(n/3+n/2)*h.TypeSize]) {
 			t.Fatalf("%s: GetItems differs (%v)", label, err)
 		}
+	}
+}
+
+// checkChunkPieces compresses src with p into a Chunk, which held another
+// chunk before and gets a buffer too short for its head, and checks that
+// its pieces are want's bytes, whichever way they are read, and that a
+// chunk of several blocks on several goroutines is in several pieces.
+func checkChunkPieces(t *testing.T, label string, src []byte, p *CParams, want []byte) {
+	t.Helper()
+	var c Chunk
+	if err := c.Compress(nil, src[:len(src)/2], p); err != nil {
+		t.Fatalf("%s: Chunk.Compress of the first half: %v", label, err)
+	}
+	buf := make([]byte, 10)
+	if err := c.Compress(buf, src, p); err != nil {
+		t.Fatalf("%s: Chunk.Compress: %v", label, err)
+	}
+	defer c.Release()
+	if got := c.Append([]byte("prefix")); !bytes.Equal(got[6:], want) || c.Len() != len(want) {
+		t.Fatalf("%s: the Chunk's %d pieces (%d bytes) differ from Compress's chunk (%d)", label, len(c.Pieces()), c.Len(), len(want))
+	}
+	var w bytes.Buffer
+	if n, err := c.WriteTo(&w); err != nil || n != int64(len(want)) || !bytes.Equal(w.Bytes(), want) {
+		t.Fatalf("%s: WriteTo wrote %d bytes (%v), other than Compress's chunk", label, n, err)
+	}
+	h, err := ParseHeader(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nblocks := 0
+	if h.BlockSize > 0 {
+		nblocks = (h.Nbytes + h.BlockSize - 1) / h.BlockSize
+	}
+	stored := h.Flags&flagMemcpyed != 0 || h.Special() != SpecialNone
+	if wantPieces := 1 + nblocks; !stored && p.Concurrency > 1 && nblocks > 1 && len(c.Pieces()) != wantPieces {
+		t.Fatalf("%s: %d pieces for %d blocks on %d goroutines, want %d", label, len(c.Pieces()), nblocks, p.Concurrency, wantPieces)
 	}
 }
 

@@ -252,5 +252,6 @@ func TestNearEndLimits(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("threads %d: %v; %s", threads, err, firstDiff(got, want))
 		}
+		checkChunkPieces(t, fmt.Sprintf("threads %d", threads), in, &p, want)
 	}
 }

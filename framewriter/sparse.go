@@ -72,7 +72,10 @@ func (s *sparseDir) markLossy(*Writer) error    { return nil }
 func (s *sparseDir) chunkPath(id int64) string  { return filepath.Join(s.dir, frame.ChunkFileName(id)) }
 func (s *sparseDir) finish(w *Writer) error     { return s.finishIndex(w) }
 
-func (s *sparseDir) store(w *Writer, chunk []byte) (int64, error) {
+func (s *sparseDir) store(w *Writer, pieces [][]byte) (int64, error) {
+	// A chunk file is written whole, so a chunk in pieces is copied
+	// together first.
+	chunk := joinPieces(pieces)
 	id := s.nextID
 	if id > 0xFFFFFFFF {
 		return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)

@@ -14,7 +14,7 @@ type storage interface {
 	frameType() uint8
 	// store writes a chunk and returns its index entry: its offset in the
 	// chunks section, or its chunk file number.
-	store(w *Writer, chunk []byte) (int64, error)
+	store(w *Writer, pieces [][]byte) (int64, error)
 	// dropped returns how many bytes of w.cbytes the chunks at entries,
 	// cut by TruncateChunks, took.
 	dropped(entries []int64) (int64, error)
@@ -47,9 +47,11 @@ func (c *contiguous) release() error   { return c.sink.release() }
 // dropped: the bytes of cut chunks stay in the chunks section.
 func (c *contiguous) dropped([]int64) (int64, error) { return 0, nil }
 
-func (c *contiguous) store(w *Writer, chunk []byte) (int64, error) {
-	if err := w.fail(c.sink.write(chunk)); err != nil {
-		return 0, err
+func (c *contiguous) store(w *Writer, pieces [][]byte) (int64, error) {
+	for _, p := range pieces {
+		if err := w.fail(c.sink.write(p)); err != nil {
+			return 0, err
+		}
 	}
 	return w.cbytes, nil
 }

@@ -46,7 +46,9 @@ type Writer struct {
 	fill         bool             // the index is FillSpecial's repeated value
 	lossy        bool             // the unpatched header says index-only specials exist
 
-	buf     []byte
+	buf     []byte       // the head of chunk: WriteChunk's first piece
+	chunk   blosc2.Chunk // what WriteChunk compresses into
+	one     [1][]byte    // WriteCompressedChunk's chunk, as pieces
 	noSync  bool
 	sticky  bool
 	dirty   bool // something to write at Close (append sessions)
@@ -286,17 +288,17 @@ func (w *Writer) WriteChunk(raw []byte) error {
 	if err := w.usable(); err != nil {
 		return err
 	}
-	c, err := blosc2.Compress(w.buf[:0], raw, &w.cp)
-	if err != nil {
+	defer w.chunk.Release()
+	if err := w.chunk.Compress(w.buf, raw, &w.cp); err != nil {
 		return err
 	}
-	w.buf = c
+	w.buf = w.chunk.Pieces()[0]
 	if w.sticky {
-		if h, err := blosc2.ParseHeader(c); err == nil {
+		if h, err := blosc2.ParseHeaderPrefix(w.buf); err == nil {
 			w.cp.BlockSize = h.BlockSize
 		}
 	}
-	return w.WriteCompressedChunk(c)
+	return w.WriteCompressed(&w.chunk)
 }
 
 // WriteCompressedChunk appends an already compressed chunk. The chunk's
@@ -315,13 +317,42 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	if err != nil {
 		return fmt.Errorf("chunk %d: %w", len(w.entries), err)
 	}
+	w.one[0] = chunk[:h.Cbytes]
+	defer clear(w.one[:])
+	return w.writeChunk(w.one[:], &h)
+}
+
+// WriteCompressed appends a compressed chunk held in pieces, as
+// WriteCompressedChunk appends one in a single slice, writing the pieces
+// one after the other without copying them together (but into a sparse
+// frame's chunk file). c is not retained.
+func (w *Writer) WriteCompressed(c *blosc2.Chunk) error {
+	if err := w.usable(); err != nil {
+		return err
+	}
+	pieces := c.Pieces()
+	if len(pieces) == 0 {
+		return fmt.Errorf("chunk %d: %w: empty blosc2.Chunk", len(w.entries), blosc2.ErrTruncated)
+	}
+	h, err := blosc2.ParseHeaderPrefix(pieces[0])
+	if err != nil {
+		return fmt.Errorf("chunk %d: %w", len(w.entries), err)
+	}
+	if n := c.Len(); n != h.Cbytes {
+		return fmt.Errorf("chunk %d: %w: %d bytes in pieces, the header says %d", len(w.entries), blosc2.ErrCorrupt, n, h.Cbytes)
+	}
+	return w.writeChunk(pieces, &h)
+}
+
+// writeChunk is WriteCompressedChunk and WriteChunk once the header is
+// read: pieces hold the chunk's cbytes exactly.
+func (w *Writer) writeChunk(pieces [][]byte, h *blosc2.Header) error {
 	if h.Nbytes == 0 {
 		return fmt.Errorf("%w: chunk %d is empty (C-Blosc2 cannot read a frame holding empty chunks)", blosc2.ErrInvalidOption, len(w.entries))
 	}
 	if h.Codec == blosc2.Snappy {
 		return fmt.Errorf("%w: chunk %d is a snappy chunk (C-Blosc 1.x): C-Blosc2 has no snappy codec, so frames cannot hold it", blosc2.ErrInvalidOption, len(w.entries))
 	}
-	chunk = chunk[:h.Cbytes]
 	if w.sizes.N == 0 {
 		w.sizes.VLBlocks = h.VLBlocks()
 	} else if w.sizes.VLBlocks != h.VLBlocks() {
@@ -348,16 +379,20 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 		}
 	} else {
 		if frame.IndexedSpecial(kind) {
-			if chunk, err = w.inlineSpecial(chunk, &h); err != nil {
+			// Special chunks are a header and at most a value: one piece
+			// (a chunk in several is copied together).
+			chunk, err := w.inlineSpecial(joinPieces(pieces), h)
+			if err != nil {
 				return err
 			}
+			pieces = [][]byte{chunk}
 		}
-		e, err := w.store(chunk)
+		e, err := w.store(pieces)
 		if err != nil {
 			return err
 		}
 		w.entries = append(w.entries, e)
-		w.noteCRC(chunk)
+		w.noteCRC(pieces)
 	}
 	w.fill = false
 	w.dirty = true
@@ -365,14 +400,29 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	return nil
 }
 
-// store writes a chunk to the chunks section (or its own file) and
-// returns its index entry.
-func (w *Writer) store(chunk []byte) (int64, error) {
-	e, err := w.storage.store(w, chunk)
+// joinPieces returns the bytes of pieces in one slice: the only one, or a
+// copy of them all.
+func joinPieces(pieces [][]byte) []byte {
+	if len(pieces) == 1 {
+		return pieces[0]
+	}
+	var b []byte
+	for _, p := range pieces {
+		b = append(b, p...)
+	}
+	return b
+}
+
+// store writes a chunk, in pieces, to the chunks section (or its own
+// file) and returns its index entry.
+func (w *Writer) store(pieces [][]byte) (int64, error) {
+	e, err := w.storage.store(w, pieces)
 	if err != nil {
 		return 0, err
 	}
-	w.cbytes += int64(len(chunk))
+	for _, p := range pieces {
+		w.cbytes += int64(len(p))
+	}
 	return e, nil
 }
 
@@ -675,7 +725,7 @@ func (w *Writer) relocate() error {
 		if err != nil {
 			return err
 		}
-		e, err := w.store(c)
+		e, err := w.store([][]byte{c})
 		if err != nil {
 			return err
 		}
@@ -710,13 +760,13 @@ func (w *Writer) tail() (idx, trailer []byte, err error) {
 
 // noteCRC records the checksum of the chunk just added, stored (nil for
 // one the index records without storing it), when the frame keeps them.
-func (w *Writer) noteCRC(stored []byte) {
+func (w *Writer) noteCRC(stored [][]byte) {
 	if !w.sums {
 		return
 	}
 	var c uint32
 	if stored != nil {
-		c = frame.ChunkCRC(stored)
+		c = frame.ChunkCRC(stored...)
 	}
 	w.crcs = append(w.crcs, c)
 }

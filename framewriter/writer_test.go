@@ -2,6 +2,7 @@ package framewriter
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -333,5 +334,90 @@ func TestTruncateChunksWithoutChecksums(t *testing.T) {
 	if _, err := r.ReadAt(got, 0); err != nil || r.NumChunks() != 4 || r.Checksums() != "none" ||
 		!bytes.Equal(got, append(make([]byte, 240), testData(80, 1)...)) {
 		t.Fatalf("%d chunks, checksums %s: %v", r.NumChunks(), r.Checksums(), err)
+	}
+}
+
+// TestWriteCompressedPieces: chunks written in pieces (blosc2.Chunk, blocks
+// compressed on several goroutines) give the frame, and the sparse frame's
+// chunk files, that the same chunks in one slice give, checksums included;
+// an empty Chunk, or one whose pieces do not hold its cbytes, is refused.
+func TestWriteCompressedPieces(t *testing.T) {
+	p := blosc2.CParams{Codec: blosc2.LZ4, Level: 5, TypeSize: 8, Filters: blosc2.Pipeline(blosc2.Filter{ID: blosc2.Shuffle}),
+		BlockSize: 16 << 10, Concurrency: 4}
+	var raws [][]byte
+	for i := range 3 {
+		raw := make([]byte, 200_000-i*30_000)
+		for k := 0; k+8 <= len(raw); k += 8 {
+			binary.LittleEndian.PutUint64(raw[k:], uint64(k*k/7+i))
+		}
+		raws = append(raws, raw)
+	}
+	write := func(w *Writer, pieces bool) {
+		t.Helper()
+		var c blosc2.Chunk
+		defer c.Release()
+		for _, raw := range raws {
+			var err error
+			if pieces {
+				if err = c.Compress(nil, raw, &p); err == nil {
+					if len(c.Pieces()) < 2 {
+						t.Fatalf("a chunk of %d blocks in %d piece", len(raw)/p.BlockSize, len(c.Pieces()))
+					}
+					err = w.WriteCompressed(&c)
+				}
+			} else {
+				var chunk []byte
+				if chunk, err = blosc2.Compress(nil, raw, &p); err == nil {
+					err = w.WriteCompressedChunk(chunk)
+				}
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var frames [2]bytes.Buffer
+	var dirs [2]string
+	for i, pieces := range []bool{false, true} {
+		w, err := NewWriter(&frames[i], WithCParams(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(w, pieces)
+		dirs[i] = filepath.Join(t.TempDir(), "s.b2frame")
+		if w, err = CreateSparse(dirs[i], WithCParams(p)); err != nil {
+			t.Fatal(err)
+		}
+		write(w, pieces)
+	}
+	if !bytes.Equal(frames[0].Bytes(), frames[1].Bytes()) {
+		t.Fatalf("the frame written in pieces differs (%d and %d bytes)", frames[0].Len(), frames[1].Len())
+	}
+	r, err := framereader.NewReaderBytes(frames[1].Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	if _, err := r.WriteTo(&got); err != nil || !bytes.Equal(got.Bytes(), bytes.Join(raws, nil)) {
+		t.Fatalf("the frame written in pieces does not decode to the data (checksums checked): %v", err)
+	}
+	for _, name := range []string{"chunks.b2frame", "00000000.chunk", "00000001.chunk", "00000002.chunk"} {
+		a, errA := os.ReadFile(filepath.Join(dirs[0], name))
+		b, errB := os.ReadFile(filepath.Join(dirs[1], name))
+		if errA != nil || errB != nil || !bytes.Equal(a, b) {
+			t.Fatalf("sparse frame's %s differs when written in pieces (%v, %v)", name, errA, errB)
+		}
+	}
+
+	w, err := NewWriter(io.Discard, WithCParams(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var empty blosc2.Chunk
+	if err := w.WriteCompressed(&empty); !errors.Is(err, blosc2.ErrTruncated) {
+		t.Errorf("an empty Chunk: %v, want ErrTruncated", err)
 	}
 }

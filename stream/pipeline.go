@@ -3,6 +3,8 @@ package stream
 import (
 	"errors"
 	"sync"
+
+	"github.com/blosc2go/blosc2"
 )
 
 // pipeline compresses up to n chunks at once, each on a goroutine of its
@@ -35,7 +37,10 @@ type pipeline struct {
 
 // job is one chunk: its raw bytes, then its compressed ones or an error.
 type job struct {
-	raw, out []byte
+	raw []byte
+	// chunk is the compressed chunk, in pieces: the first in a compressed
+	// buffer of the pipeline's, the blocks in the root package's pool.
+	chunk blosc2.Chunk
 	// borrowed: raw is the caller's Write buffer, which is only read and
 	// never recycled (putBorrowed).
 	borrowed bool
@@ -45,7 +50,7 @@ type job struct {
 
 // newPipeline starts n compressors (n ≥ 1) and the writer; raw and out are
 // buffers of an earlier pipeline to reuse, or nil.
-func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error), n, chunkSize int, raw, out []byte) *pipeline {
+func newPipeline(sink chunkSink, compress compressFunc, n, chunkSize int, raw, out []byte) *pipeline {
 	n = max(n, 1)
 	pl := &pipeline{
 		jobs:      make(chan *job),
@@ -79,7 +84,7 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 					default:
 						buf = closedCompressed.get(compressedSize(chunkSize))
 					}
-					j.out, j.err = compress(buf[:0], j.raw)
+					j.err = compress(&j.chunk, buf, j.raw)
 				}
 				if j.borrowed {
 					pl.borrowed.Done()
@@ -97,22 +102,23 @@ func newPipeline(sink chunkSink, compress func(dst, src []byte) ([]byte, error),
 			<-j.ready
 			if j.err != nil {
 				pl.fail(j.err)
-			} else if j.out != nil && pl.error() == nil {
-				if err := sink.WriteCompressedChunk(j.out); err != nil {
+			} else if pieces := j.chunk.Pieces(); len(pieces) > 0 && pl.error() == nil {
+				if err := sink.WriteCompressed(&j.chunk); err != nil {
 					pl.fail(err)
 				}
 			}
-			if j.out != nil {
+			if pieces := j.chunk.Pieces(); len(pieces) > 0 {
 				// The sink does not retain chunks. written holds every
 				// compressed buffer the pipeline has (n being filled,
 				// one being written, one spare), so none is dropped or
 				// pooled while the stream goes on.
 				select {
-				case pl.written <- j.out[:0]:
+				case pl.written <- pieces[0][:0]:
 				default:
 				}
 			}
-			*j = job{ready: j.ready}
+			j.chunk.Release()
+			*j = job{ready: j.ready, chunk: j.chunk}
 			select {
 			case pl.recycled <- j:
 			default:

@@ -7,24 +7,35 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/blosc2go/blosc2"
 )
 
-// recordingSink keeps the chunks written to it, in order, and fails from
-// the failAt-th on (0: never).
+// recordingSink keeps the data of the chunks written to it, decompressed,
+// in order, and fails from the failAt-th on (0: never).
 type recordingSink struct {
 	mu     sync.Mutex
 	chunks [][]byte
 	failAt int
 }
 
-func (s *recordingSink) WriteCompressedChunk(c []byte) error {
+func (s *recordingSink) WriteCompressed(c *blosc2.Chunk) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failAt > 0 && len(s.chunks)+1 >= s.failAt {
 		return errors.New("destination full")
 	}
-	s.chunks = append(s.chunks, bytes.Clone(c))
+	raw, err := blosc2.Decompress(nil, c.Append(nil), nil)
+	if err != nil {
+		return err
+	}
+	s.chunks = append(s.chunks, raw)
 	return nil
+}
+
+// storeChunk compresses src into c as a stored (clevel 0) chunk.
+func storeChunk(c *blosc2.Chunk, buf, src []byte) error {
+	return c.Compress(buf, src, &blosc2.CParams{Codec: blosc2.BloscLZ, TypeSize: 1})
 }
 func (s *recordingSink) Close() error   { return nil }
 func (s *recordingSink) Seekable() bool { return false }
@@ -38,7 +49,7 @@ func TestPipelineCompressesChunksAtOnce(t *testing.T) {
 	var mu sync.Mutex
 	inFlight, most := 0, 0
 	allIn := make(chan struct{})
-	compress := func(dst, src []byte) ([]byte, error) {
+	compress := func(c *blosc2.Chunk, buf, src []byte) error {
 		mu.Lock()
 		inFlight++
 		most = max(most, inFlight)
@@ -58,7 +69,7 @@ func TestPipelineCompressesChunksAtOnce(t *testing.T) {
 		mu.Lock()
 		inFlight--
 		mu.Unlock()
-		return append(dst, src[:8]...), nil
+		return storeChunk(c, buf, src[:8])
 	}
 	sink := &recordingSink{}
 	pl := newPipeline(sink, compress, n, size, nil, nil)
@@ -94,11 +105,11 @@ func TestPipelineErrors(t *testing.T) {
 		for _, failCompress := range []bool{false, true} {
 			t.Run(fmt.Sprintf("n%d/compressFails=%v", n, failCompress), func(t *testing.T) {
 				sink := &recordingSink{}
-				compress := func(dst, src []byte) ([]byte, error) {
+				compress := func(c *blosc2.Chunk, buf, src []byte) error {
 					if failCompress && src[0] == 5 {
-						return dst, errors.New("bad chunk")
+						return errors.New("bad chunk")
 					}
-					return append(dst, src[0]), nil
+					return storeChunk(c, buf, src[:1])
 				}
 				if !failCompress {
 					sink.failAt = 6

@@ -3,12 +3,13 @@ package stream
 import (
 	"io"
 
+	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framewriter"
 )
 
 // chunkSink receives compressed chunks in order: the frame writer.
 type chunkSink interface {
-	WriteCompressedChunk(chunk []byte) error
+	WriteCompressed(c *blosc2.Chunk) error
 	Close() error
 	// Seekable reports whether Close patches the header in place.
 	Seekable() bool

@@ -46,8 +46,11 @@ type Writer struct {
 	cur  []byte // the chunk being filled; cap = chunk size
 	// out is a compressed chunk buffer: the synchronous path's, or one
 	// the pipeline hands back when it ends, for the next frame's.
-	out  []byte
-	pipe *pipeline
+	out []byte
+	// chunk is what the synchronous path compresses into (its first
+	// piece in out).
+	chunk blosc2.Chunk
+	pipe  *pipeline
 	// spareRaw is the pipeline's second chunk buffer, kept likewise.
 	spareRaw []byte
 	err      error // sticky error of this Writer (not of the pipeline)
@@ -120,19 +123,23 @@ func (w *Writer) poolClosed() {
 	w.cur, w.spareRaw, w.out = nil, nil, nil
 }
 
+// compressFunc compresses src into c, its first piece in buf's memory
+// when it has room (blosc2.Chunk.Compress).
+type compressFunc func(c *blosc2.Chunk, buf, src []byte) error
+
 // compressor returns the function compressing one chunk: with fixed
 // parameters, or the automatic mode's choice for each chunk.
-func (w *Writer) compressor() func(dst, src []byte) ([]byte, error) {
+func (w *Writer) compressor() compressFunc {
 	p := w.opts.cparams
 	p.Concurrency = w.opts.concurrency
 	if a := w.opts.auto(); a != nil {
 		a.Base.Concurrency = w.opts.concurrency
-		return func(dst, src []byte) ([]byte, error) {
-			out, _, err := blosc2.CompressAuto(dst, src, a)
-			return out, err
+		return func(c *blosc2.Chunk, buf, src []byte) error {
+			_, err := c.CompressAuto(buf, src, a)
+			return err
 		}
 	}
-	return func(dst, src []byte) ([]byte, error) { return blosc2.Compress(dst, src, &p) }
+	return func(c *blosc2.Chunk, buf, src []byte) error { return c.Compress(buf, src, &p) }
 }
 
 // ensureSink starts the frame: header and metalayers.
@@ -294,11 +301,12 @@ func (w *Writer) prepare(n int) error {
 // compressNow compresses chunk and writes it, in the calling goroutine
 // (its blocks still on several), reusing one output buffer.
 func (w *Writer) compressNow(chunk []byte) error {
-	out, err := w.compressor()(w.out[:0], chunk)
+	err := w.compressor()(&w.chunk, w.out, chunk)
 	if err == nil {
-		w.out = out
-		err = w.sink.WriteCompressedChunk(out)
+		w.out = w.chunk.Pieces()[0][:0]
+		err = w.sink.WriteCompressed(&w.chunk)
 	}
+	w.chunk.Release()
 	if err != nil {
 		w.err = err
 	}

@@ -49,8 +49,15 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// ChunkCRC is the checksum of a stored chunk's bytes.
-func ChunkCRC(b []byte) uint32 { return updateCRC(0, b) }
+// ChunkCRC is the checksum of a stored chunk's bytes, given in one piece
+// or in several, in order.
+func ChunkCRC(pieces ...[]byte) uint32 {
+	var crc uint32
+	for _, b := range pieces {
+		crc = updateCRC(crc, b)
+	}
+	return crc
+}
 
 // updateCRC is crc32.Update with the Castagnoli table: the fold kernel
 // (crc_amd64.s) takes whole 128-byte blocks of long inputs, hash/crc32

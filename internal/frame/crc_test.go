@@ -98,3 +98,26 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// TestChunkCRCPieces: the checksum of a chunk given in pieces is hash/crc32's
+// of their concatenation, whatever the cuts (empty pieces, pieces shorter
+// and longer than the kernel's blocks).
+func TestChunkCRCPieces(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	buf := make([]byte, 300_000)
+	for i := range buf {
+		buf[i] = byte(rng.Uint32())
+	}
+	want := crc32.Checksum(buf, crc32.MakeTable(crc32.Castagnoli))
+	for range 200 {
+		var pieces [][]byte
+		for rest := buf; len(rest) > 0; {
+			n := min(len(rest), rng.IntN(3)*rng.IntN(70_000)+rng.IntN(300))
+			pieces = append(pieces, rest[:n])
+			rest = rest[n:]
+		}
+		if got := ChunkCRC(pieces...); got != want {
+			t.Fatalf("%d pieces: %#x, want %#x", len(pieces), got, want)
+		}
+	}
+}
