@@ -332,6 +332,7 @@ func grow(dst []byte, n int) []byte {
 // threads is how many goroutines compress the chunk's blocks.
 func (e *encoder) threads() int { return min(e.p.Concurrency, e.nblocks) }
 
+// derefPieces is *pieces, or nil without pieces.
 func derefPieces(pieces *[][]byte) [][]byte {
 	if pieces == nil {
 		return nil

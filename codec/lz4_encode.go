@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math/bits"
 	"sync"
+	"unsafe"
 
 	"github.com/blosc2go/blosc2/codec/internal/le"
 )
@@ -39,11 +40,17 @@ const (
 // as it writes (limitedOutput) and gives up when it might not fit.
 func lz4Bound(n int) int { return n + n/255 + 16 }
 
-// lz4Table is the hash table of positions. Both of lz4.c's tables fit in
-// it as uint32, which spares the hot loop a second instantiation.
-type lz4Table [1 << lz4SmallBits]uint32
+// lz4Table is a hash table of positions, as lz4.c keeps it: 8192 16-bit
+// entries for small inputs (byU16), 4096 32-bit ones for large inputs
+// (byU32), 16 KiB either way, so that the table shares the first level
+// cache with the block and its output. The encoder is compiled for each
+// entry type.
+type lz4Table[E uint16 | uint32] [1 << lz4SmallBits]E
 
-var lz4Tables = sync.Pool{New: func() any { return new(lz4Table) }}
+var (
+	lz4SmallTables = sync.Pool{New: func() any { return new(lz4Table[uint16]) }}
+	lz4LargeTables = sync.Pool{New: func() any { return new(lz4Table[uint32]) }}
+)
 
 // lz4Windows recycles the windows of dictionary and input that
 // lz4CompressDict compresses in, one per stream of a dictionary chunk.
@@ -95,15 +102,16 @@ func lz4Compress(dst, src []byte, acceleration int) int {
 	if len(src) == 0 || len(src) > lz4MaxInput {
 		return lz4CompressEdge(dst, src)
 	}
-	t := lz4Tables.Get().(*lz4Table)
-	defer lz4Tables.Put(t)
-	small := len(src) < lz4SmallLimit
-	if small {
+	if len(src) < lz4SmallLimit {
+		t := lz4SmallTables.Get().(*lz4Table[uint16])
+		defer lz4SmallTables.Put(t)
 		clear(t[:])
-	} else {
-		clear(t[:1<<lz4LargeBits])
+		return lz4CompressBlock(dst, lz4Window{buf: src}, lz4Acceleration(acceleration), t)
 	}
-	return lz4CompressBlock(dst, lz4Window{buf: src}, lz4Acceleration(acceleration), small, t)
+	t := lz4LargeTables.Get().(*lz4Table[uint32])
+	defer lz4LargeTables.Put(t)
+	clear(t[:1<<lz4LargeBits])
+	return lz4CompressBlock(dst, lz4Window{buf: src}, lz4Acceleration(acceleration), t)
 }
 
 // lz4CompressDict compresses src into dst as C-Blosc2 does with a
@@ -132,13 +140,13 @@ func lz4CompressDict(dst, src, dict []byte, acceleration int) int {
 	buf := append(append((*wp)[:0], dict...), src...)
 	*wp = buf
 	w := lz4Window{buf: buf, start: len(dict), off: lz4DistanceMax + 1 - len(dict)}
-	t := lz4Tables.Get().(*lz4Table)
-	defer lz4Tables.Put(t)
+	t := lz4LargeTables.Get().(*lz4Table[uint32])
+	defer lz4LargeTables.Put(t)
 	clear(t[:1<<lz4LargeBits])
 	for p := 0; p+8 <= len(dict); p += 3 {
 		t[lz4Hash(le.Load64(buf, p), false)] = uint32(p + w.off)
 	}
-	return lz4CompressBlock(dst, w, lz4Acceleration(acceleration), false, t)
+	return lz4CompressBlock(dst, w, lz4Acceleration(acceleration), t)
 }
 
 // lz4Acceleration clamps an acceleration as lz4.c does.
@@ -169,8 +177,10 @@ type lz4Window struct {
 
 // lz4CompressBlock is the body of lz4Compress and lz4CompressDict: it
 // compresses w's input into dst, t holding the dictionary's positions or
-// none.
-func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *lz4Table) int {
+// none; 16-bit entries for a small input (hash4), 32-bit ones for a large
+// one (hash5).
+func lz4CompressBlock[E uint16 | uint32](dst []byte, w lz4Window, acceleration int, t *lz4Table[E]) int {
+	small := unsafe.Sizeof(E(0)) == 2
 	src, start, off := w.buf, w.start, w.off
 	// limited: lz4.c's limitedOutput, checking the room left before each
 	// sequence with the same conservative sums, so it gives up exactly
@@ -182,12 +192,12 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 		matchLimit := len(src) - lz4LastLiterals
 		// Every position hashed or compared lies below mfLimitPlusOne, so
 		// its 8 bytes are within src.
-		t[lz4Hash(le.Load64(src, ip), small)&lz4TableMask] = uint32(ip + off)
+		t[lz4Hash(le.Load64(src, ip), small)&lz4TableMask] = E(ip + off)
 		ip++
 	sequences:
 		for {
 			var match int
-			ip, match = lz4Search(src, t, ip, off, mfLimitPlusOne, acceleration, small)
+			ip, match = lz4Search(src, t, ip, off, mfLimitPlusOne, acceleration)
 			if ip < 0 {
 				break sequences
 			}
@@ -249,14 +259,14 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 				if ip >= mfLimitPlusOne {
 					break sequences
 				}
-				t[lz4Hash(le.Load64(src, ip-2), small)&lz4TableMask] = uint32(ip - 2 + off)
+				t[lz4Hash(le.Load64(src, ip-2), small)&lz4TableMask] = E(ip - 2 + off)
 
 				// A match right at the end of this one is taken at once,
 				// with no literals.
 				v := le.Load64(src, ip)
 				h := lz4Hash(v, small) & lz4TableMask
 				match = int(t[h]) - off
-				t[h] = uint32(ip + off)
+				t[h] = E(ip + off)
 				if match < 0 || match+lz4DistanceMax < ip || le.Load32(src, match) != uint32(v) {
 					break
 				}
@@ -287,8 +297,9 @@ func lz4CompressBlock(dst []byte, w lz4Window, acceleration int, small bool, t *
 // source, or ip = -1 when it reaches limit. Every position tried is below
 // limit, so its 8 bytes are within src. (Its own function: in the
 // encoder's body the search loop's state did not fit in registers.)
-func lz4Search(src []byte, t *lz4Table, ip, off, limit, acceleration int, small bool) (int, int) {
-	h := lz4Hash(le.Load64(src, ip), small) & lz4TableMask
+func lz4Search[E uint16 | uint32](src []byte, t *lz4Table[E], ip, off, limit, acceleration int) (int, int) {
+	small := unsafe.Sizeof(E(0)) == 2
+	h := lz4Hash(le.Load64(src, ip), small)
 	step := 1
 	searchMatchNb := acceleration << lz4SkipTrigger
 	for {
@@ -298,9 +309,11 @@ func lz4Search(src []byte, t *lz4Table, ip, off, limit, acceleration int, small 
 		if next > limit {
 			return -1, 0
 		}
-		match := int(t[h]) - off
-		nextH := lz4Hash(le.Load64(src, next), small) & lz4TableMask
-		t[h] = uint32(ip + off)
+		// Masked where used, so that the compiler sees the index in
+		// the table's bounds (lz4Hash's values are already).
+		match := int(t[h&lz4TableMask]) - off
+		nextH := lz4Hash(le.Load64(src, next), small)
+		t[h&lz4TableMask] = E(ip + off)
 		// The distance test never fails for small inputs, whose
 		// positions are all below 64 KiB; match < 0 is an empty entry
 		// with a dictionary.
