@@ -10,6 +10,9 @@ import "io"
 // were compressed on one goroutine). The chunk's bytes are its pieces in
 // order, the bytes [Compress] writes for the same input and parameters.
 //
+// [github.com/blosc2go/blosc2/framewriter.Writer.WriteCompressed] writes
+// one into a frame, [Chunk.WriteTo] to any io.Writer.
+//
 // A Chunk is reused by compressing into it again; [Chunk.Release] gives
 // its block buffers back for the next chunks. The zero value is an empty
 // Chunk, ready to use. A Chunk is not safe for concurrent use.

@@ -9,7 +9,9 @@
 //
 // A [Writer] takes chunks in order: WriteChunk compresses raw data with the
 // Writer's blosc2.CParams, WriteCompressedChunk takes chunks compressed
-// elsewhere (in parallel, by package stream), WriteSpecial and FillSpecial
+// elsewhere, and WriteCompressed chunks held in the pieces their blocks
+// were compressed in (blosc2.Chunk, as package stream compresses them in
+// parallel), written without copying them together; WriteSpecial and FillSpecial
 // add zero, NaN, uninitialized and repeated-value chunks. Fixed metalayers
 // are declared before the first chunk ([WithMetalayer], AddMetalayer) and
 // may be rewritten in place later (UpdateMetalayer); vlmetalayers can be

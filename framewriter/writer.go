@@ -322,8 +322,8 @@ func (w *Writer) WriteCompressedChunk(chunk []byte) error {
 	return w.writeChunk(w.one[:], &h)
 }
 
-// WriteCompressed appends a compressed chunk held in pieces, as
-// WriteCompressedChunk appends one in a single slice, writing the pieces
+// WriteCompressed appends a compressed chunk held in pieces
+// ([blosc2.Chunk]), as [Writer.WriteCompressedChunk] appends one in a single slice, writing the pieces
 // one after the other without copying them together (but into a sparse
 // frame's chunk file). c is not retained.
 func (w *Writer) WriteCompressed(c *blosc2.Chunk) error {
