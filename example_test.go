@@ -110,7 +110,7 @@ func Example_zarrV2() {
 func ExampleChunk() {
 	data := make([]byte, 8*200000)
 	for i := range 200000 {
-		binary.LittleEndian.PutUint64(data[8*i:], uint64(1_700_000_000_000+i*250))
+		binary.LittleEndian.PutUint64(data[8*i:], 1_700_000_000_000+uint64(i)*250)
 	}
 	p := blosc2.DefaultCParams()
 	p.Codec, p.TypeSize, p.BlockSize, p.Concurrency = blosc2.LZ4, 8, 64<<10, 4
