@@ -666,29 +666,28 @@ func tsCandidates(hint int) []int {
 // value (of 1, 2, 4, 8 or 16 bytes, or the fixed typesize) becomes a
 // special chunk: zeros, or the value stored once.
 func CompressAuto(dst, src []byte, a *Auto) ([]byte, CParams, error) {
-	a, err := a.orDefault(src)
-	if err != nil {
+	return compressAuto(dst, src, a, nil)
+}
+
+// compressAuto is CompressAuto, and with pieces Chunk.CompressAuto (see
+// encoder.compress).
+func compressAuto(dst, src []byte, a *Auto, pieces *[][]byte) ([]byte, CParams, error) {
+	if a == nil {
+		d := DefaultAuto(TierDefault)
+		a = &d
+	}
+	if err := a.validate(); err != nil {
+		return dst, CParams{}, err
+	}
+	if err := checkChunkLen(src); err != nil {
 		return dst, CParams{}, err
 	}
 	if out, p, ok := a.special(dst, src); ok {
 		return out, p, nil
 	}
 	p := a.choose(src)
-	out, err := Compress(dst, src, &p)
+	out, err := compressChunk(dst, src, &p, pieces)
 	return out, p, err
-}
-
-// orDefault returns a, or the default tier's mode for nil, after checking
-// it and the length of the chunk src.
-func (a *Auto) orDefault(src []byte) (*Auto, error) {
-	if a == nil {
-		d := DefaultAuto(TierDefault)
-		a = &d
-	}
-	if err := a.validate(); err != nil {
-		return nil, err
-	}
-	return a, checkChunkLen(src)
 }
 
 // special writes src as a special chunk when it is one value repeated.

@@ -28,44 +28,35 @@ type Chunk struct {
 // it is c.Pieces()[0], whose buffer the caller may reuse once c is
 // written. On error c is empty.
 func (c *Chunk) Compress(buf, src []byte, p *CParams) error {
-	c.Release()
-	q, err := p.orDefault()
-	if err == nil {
-		err = checkChunkLen(src)
-	}
-	if err != nil {
-		return err
-	}
-	return c.compress(buf, src, &q)
-}
-
-// compress is Compress with valid parameters.
-func (c *Chunk) compress(buf, src []byte, p *CParams) error {
-	c.pieces = append(c.pieces[:0], nil)
-	head, err := newEncoder(p, src).compress(buf[:0], &c.pieces)
-	if err != nil {
-		c.Release()
-		return err
-	}
-	c.pieces[0] = head
-	return nil
+	c.begin()
+	head, err := compressChunk(buf[:0], src, p, &c.pieces)
+	return c.end(head, err)
 }
 
 // CompressAuto compresses src into c as [CompressAuto] does, replacing
 // what c held, and returns the parameters chosen. buf is as in
 // [Chunk.Compress].
 func (c *Chunk) CompressAuto(buf, src []byte, a *Auto) (CParams, error) {
+	c.begin()
+	head, p, err := compressAuto(buf[:0], src, a, &c.pieces)
+	return p, c.end(head, err)
+}
+
+// begin empties c and keeps pieces[0] for the head, the encoder appending
+// the blocks after it.
+func (c *Chunk) begin() {
 	c.Release()
-	a, err := a.orDefault(src)
+	c.pieces = append(c.pieces, nil)
+}
+
+// end stores the head once compressed, or empties c on error.
+func (c *Chunk) end(head []byte, err error) error {
 	if err != nil {
-		return CParams{}, err
+		c.Release()
+		return err
 	}
-	if out, p, ok := a.special(buf[:0], src); ok {
-		c.pieces = append(c.pieces[:0], out)
-		return p, nil
-	}
-	p := a.choose(src)
-	return p, c.compress(buf, src, &p)
+	c.pieces[0] = head
+	return nil
 }
 
 // Pieces returns the chunk's pieces, in order; the first holds at least
@@ -108,9 +99,7 @@ func (c *Chunk) Append(dst []byte) []byte {
 // Release gives c's block buffers back for other chunks to use and
 // empties c. The first piece's buffer is the caller's and stays so.
 func (c *Chunk) Release() {
-	if len(c.pieces) > 1 {
-		releasePieces(&c.pieces, 1)
-	}
+	releaseBlocks(&c.pieces)
 	clear(c.pieces)
 	c.pieces = c.pieces[:0]
 }

@@ -21,6 +21,12 @@ import (
 // no runs or special chunks, at most len(src)+16 bytes), and so are the
 // bytes with BloscLZ, LZ4 and clevel 0.
 func Compress(dst, src []byte, p *CParams) ([]byte, error) {
+	return compressChunk(dst, src, p, nil)
+}
+
+// compressChunk is Compress, and with pieces Chunk.Compress (see
+// encoder.compress).
+func compressChunk(dst, src []byte, p *CParams, pieces *[][]byte) ([]byte, error) {
 	q, err := p.orDefault()
 	if err == nil {
 		err = checkChunkLen(src)
@@ -28,8 +34,7 @@ func Compress(dst, src []byte, p *CParams) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	e := newEncoder(&q, src)
-	return e.compress(dst, nil)
+	return newEncoder(&q, src).compress(dst, pieces)
 }
 
 // checkChunkLen refuses a chunk's data longer than a chunk can hold.
@@ -238,10 +243,11 @@ func (e *encoder) streams(j int) int {
 func (e *encoder) blockBound(j int) int { return e.blockLen(j) + 4*e.streams(j) }
 
 // compress appends the chunk to dst and returns the extended slice. With
-// pieces (Chunk), the blocks compressed on other goroutines are not copied
-// into dst: they stay in the buffers they were compressed in, appended to
-// *pieces in order, and dst gets the chunk's head only (header, block
-// starts, dictionary). Either way, the chunk's bytes are the same.
+// pieces (Chunk: (*pieces)[0] is the place of the head, the rest empty),
+// the blocks compressed on other goroutines are not copied into dst: they
+// stay in the buffers they were compressed in, appended to *pieces in
+// order, and dst gets the chunk's head only (header, block starts,
+// dictionary). Either way, the chunk's bytes are the same.
 func (e *encoder) compress(dst []byte, pieces *[][]byte) ([]byte, error) {
 	nbytes := len(e.src)
 	destsize := nbytes + e.hl // MaxOverhead, or Blosc1's 16
@@ -283,7 +289,6 @@ func (e *encoder) compress(dst []byte, pieces *[][]byte) ([]byte, error) {
 			headLen = min(e.tableEnd(), destsize)
 		}
 		dst = grow(dst, headLen)
-		first := len(derefPieces(pieces))
 		n, err := e.compressBlocks(dst[start:start+headLen], destsize, pieces)
 		if err != nil {
 			return dst[:start], err
@@ -293,7 +298,7 @@ func (e *encoder) compress(dst []byte, pieces *[][]byte) ([]byte, error) {
 			if !e.blosc1 && e.allZeroRuns(n) {
 				e.h.blosc2Flag |= uint8(SpecialZero) << 4
 				e.h.Cbytes = ExtendedHeaderLen
-				releasePieces(pieces, first)
+				releaseBlocks(pieces)
 				headLen = ExtendedHeaderLen
 			} else if !keep {
 				headLen = n
@@ -332,25 +337,17 @@ func grow(dst []byte, n int) []byte {
 // threads is how many goroutines compress the chunk's blocks.
 func (e *encoder) threads() int { return min(e.p.Concurrency, e.nblocks) }
 
-// derefPieces is *pieces, or nil without pieces.
-func derefPieces(pieces *[][]byte) [][]byte {
-	if pieces == nil {
-		return nil
-	}
-	return *pieces
-}
-
-// releasePieces gives the block buffers appended to *pieces after the
-// first ones back, and drops them.
-func releasePieces(pieces *[][]byte, first int) {
-	if pieces == nil {
+// releaseBlocks gives the block buffers of *pieces, after the head's
+// place, back, and drops them.
+func releaseBlocks(pieces *[][]byte) {
+	if pieces == nil || len(*pieces) <= 1 {
 		return
 	}
-	for _, b := range (*pieces)[first:] {
+	for _, b := range (*pieces)[1:] {
 		putBlockBuf(b)
 	}
-	clear((*pieces)[first:])
-	*pieces = (*pieces)[:first]
+	clear((*pieces)[1:])
+	*pieces = (*pieces)[:1]
 }
 
 // allZeroRuns reports whether a chunk of n bytes holds nothing but zero-run
@@ -402,7 +399,7 @@ func (e *encoder) compressBlocks(out []byte, limit int, pieces *[][]byte) (int, 
 		var err error
 		if pos+e.blockBound(j) <= limit {
 			n, err = e.compressBlock(out[pos:pos+e.blockBound(j)], j, s, -1)
-		} else if n, err = e.compressNearEnd(pos, limit, j, s); n > 0 {
+		} else if n, err = e.compressNearEnd(s.blk, pos, limit, j, s); n > 0 {
 			copy(out[pos:], s.blk[:n])
 		}
 		if err != nil || n == 0 {
@@ -463,7 +460,6 @@ func (e *encoder) compressParallel(out []byte, pos, limit, threads int, pieces *
 			}
 		}()
 	}
-	first := len(derefPieces(pieces))
 	var err error
 	serial := getScratch(e.h.BlockSize, e.maxStreamBound())
 	defer putScratch(serial)
@@ -474,31 +470,28 @@ func (e *encoder) compressParallel(out []byte, pos, limit, threads int, pieces *
 		}
 		if err == nil && pos >= 0 {
 			binary.LittleEndian.PutUint32(out[e.hl+4*j:], uint32(pos))
-			if pos+e.blockBound(j) <= limit {
-				n := len(r.buf)
+			blk, fits := r.buf, true
+			if pos+e.blockBound(j) > limit {
+				putBlockBuf(r.buf)
+				r.buf = getBlockBuf(e.blockBound(j))
+				n, cerr := e.compressNearEnd(r.buf, pos, limit, j, serial)
+				blk, fits = r.buf[:n], cerr == nil && n > 0
+				if !fits {
+					// Does not fit: memcpy fallback (or an error).
+					err, pos = cerr, -1
+				}
+			}
+			if fits {
 				if pieces != nil {
-					*pieces = append(*pieces, r.buf)
+					*pieces = append(*pieces, blk)
 					r.buf = nil
 				} else {
-					copy(out[pos:], r.buf)
+					copy(out[pos:], blk)
 				}
-				pos += n
-			} else if n, cerr := e.compressNearEnd(pos, limit, j, serial); cerr != nil || n == 0 {
-				// Does not fit: memcpy fallback (or an error).
-				err, pos = cerr, -1
-				stop.Store(true)
-			} else {
-				if pieces != nil {
-					b := getBlockBuf(n)
-					copy(b, serial.blk[:n])
-					*pieces = append(*pieces, b)
-				} else {
-					copy(out[pos:], serial.blk[:n])
-				}
-				pos += n
+				pos += len(blk)
 			}
 		}
-		if err != nil {
+		if err != nil || pos < 0 {
 			stop.Store(true)
 		}
 		if r.buf != nil {
@@ -508,7 +501,7 @@ func (e *encoder) compressParallel(out []byte, pos, limit, threads int, pieces *
 	}
 	wg.Wait()
 	if err != nil || pos < 0 {
-		releasePieces(pieces, first)
+		releaseBlocks(pieces)
 		return 0, err
 	}
 	return pos, nil
@@ -517,16 +510,16 @@ func (e *encoder) compressParallel(out []byte, pos, limit, threads int, pieces *
 func (e *encoder) maxStreamBound() int { return e.h.BlockSize + 4*e.typesize }
 
 // compressNearEnd compresses block j, which starts at position pos of a
-// chunk of at most limit bytes, into s.blk when the block might not fit in
-// what is left. C-Blosc2 then hands the codec less room than a stream's
-// length (and BloscLZ, for one, gives up below 66 bytes), so the block is
-// compressed aside with those limits, and kept if it fits; it returns the
-// block's length, 0 if not. Blocks whose every stream has room are
-// compressed the same with or without limits: only this case depends on
-// the position, which the parallel path therefore compresses again here,
-// in order.
-func (e *encoder) compressNearEnd(pos, limit, j int, s *scratch) (int, error) {
-	n, err := e.compressBlock(s.blk[:e.blockBound(j)], j, s, limit-pos)
+// chunk of at most limit bytes, into blk (blockBound(j) bytes at least)
+// when the block might not fit in what is left. C-Blosc2 then hands the
+// codec less room than a stream's length (and BloscLZ, for one, gives up
+// below 66 bytes), so the block is compressed aside with those limits, and
+// kept if it fits; it returns the block's length, 0 if not. Blocks whose
+// every stream has room are compressed the same with or without limits:
+// only this case depends on the position, which the parallel path
+// therefore compresses again here, in order.
+func (e *encoder) compressNearEnd(blk []byte, pos, limit, j int, s *scratch) (int, error) {
+	n, err := e.compressBlock(blk[:e.blockBound(j)], j, s, limit-pos)
 	if err != nil || n == 0 || pos+n > limit {
 		return 0, err
 	}

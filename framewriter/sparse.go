@@ -56,6 +56,7 @@ type sparseDir struct {
 	dir    string
 	nextID int64  // next chunk file number
 	adopt  []byte // recovery: the bytes chunk file nextID already holds
+	joined []byte // a chunk in pieces, copied together for its file
 }
 
 func (s *sparseDir) frameType() uint8 { return frame.TypeSparse }
@@ -74,8 +75,11 @@ func (s *sparseDir) finish(w *Writer) error     { return s.finishIndex(w) }
 
 func (s *sparseDir) store(w *Writer, pieces [][]byte) (int64, error) {
 	// A chunk file is written whole, so a chunk in pieces is copied
-	// together first.
-	chunk := joinPieces(pieces)
+	// together first, into a buffer kept for the next ones.
+	chunk := joinPieces(s.joined, pieces)
+	if len(pieces) > 1 {
+		s.joined = chunk
+	}
 	id := s.nextID
 	if id > 0xFFFFFFFF {
 		return 0, fmt.Errorf("%w: sparse frame chunk number %d exceeds 8 hex digits", blosc2.ErrTooLarge, id)

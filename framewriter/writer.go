@@ -381,7 +381,7 @@ func (w *Writer) writeChunk(pieces [][]byte, h *blosc2.Header) error {
 		if frame.IndexedSpecial(kind) {
 			// Special chunks are a header and at most a value: one piece
 			// (a chunk in several is copied together).
-			chunk, err := w.inlineSpecial(joinPieces(pieces), h)
+			chunk, err := w.inlineSpecial(joinPieces(nil, pieces), h)
 			if err != nil {
 				return err
 			}
@@ -400,17 +400,17 @@ func (w *Writer) writeChunk(pieces [][]byte, h *blosc2.Header) error {
 	return nil
 }
 
-// joinPieces returns the bytes of pieces in one slice: the only one, or a
-// copy of them all.
-func joinPieces(pieces [][]byte) []byte {
+// joinPieces returns the bytes of pieces in one slice: the only piece
+// itself, or them all appended to buf[:0].
+func joinPieces(buf []byte, pieces [][]byte) []byte {
 	if len(pieces) == 1 {
 		return pieces[0]
 	}
-	var b []byte
+	buf = buf[:0]
 	for _, p := range pieces {
-		b = append(b, p...)
+		buf = append(buf, p...)
 	}
-	return b
+	return buf
 }
 
 // store writes a chunk, in pieces, to the chunks section (or its own

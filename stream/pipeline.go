@@ -100,14 +100,15 @@ func newPipeline(sink chunkSink, compress compressFunc, n, chunkSize int, raw, o
 		defer close(pl.done)
 		for j := range pl.order {
 			<-j.ready
+			pieces := j.chunk.Pieces()
 			if j.err != nil {
 				pl.fail(j.err)
-			} else if pieces := j.chunk.Pieces(); len(pieces) > 0 && pl.error() == nil {
+			} else if len(pieces) > 0 && pl.error() == nil {
 				if err := sink.WriteCompressed(&j.chunk); err != nil {
 					pl.fail(err)
 				}
 			}
-			if pieces := j.chunk.Pieces(); len(pieces) > 0 {
+			if len(pieces) > 0 {
 				// The sink does not retain chunks. written holds every
 				// compressed buffer the pipeline has (n being filled,
 				// one being written, one spare), so none is dropped or
