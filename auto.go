@@ -21,7 +21,14 @@ type Tier uint8
 // README's benchmark table says, file by file, where the aims hold.
 const (
 	// TierFastest compresses with LZ4 (acceleration 1) after the filter
-	// the probe finds best, in 128 KiB blocks; what no filter helps
+	// the probe finds best, in 128 KiB blocks. A filtered chunk that
+	// compresses less than 5:1 and whose sample loses less than 1/16 at
+	// acceleration 9 (clevel 1) gets acceleration 9; when that shrinks
+	// the sample by less than 1/8 (near-noise, such as recorded audio),
+	// acceleration 64, beyond C-Blosc2's 1-9
+	// ([CParams.LZ4Acceleration]): on the project's audio about twice
+	// the speed for 3.3% of the size, where S2 stores the input as it
+	// is. C-Blosc2 decodes the chunks either way. What no filter helps
 	// (text, values no shuffle orders) it compresses with Zstd at
 	// clevel 1 (libzstd's fast strategy, by our port) in 1 MiB blocks,
 	// at least two per chunk. It aims at S2's compression speed and
@@ -177,7 +184,18 @@ type tierParams struct {
 	// winner's filters and bitshuffle at its element size, when that
 	// loses less than 1/fastCodecSlack of the sample's size.
 	fastCodecSlack int
+	// noiseAccel, when not 0, is the LZ4 acceleration, beyond C-Blosc2's
+	// 1-9 (CParams.LZ4Acceleration), of a chunk that takes the fast
+	// level (literalSlack) and whose sample that level shrinks by less
+	// than 1/noiseSaving: near-noise such as the audio, where S2 stores
+	// the input as it is at memory speed and LZ4's few short matches
+	// cost more time than they save bytes.
+	noiseAccel int
 }
+
+// noiseSaving: a sample the fast level shrinks by less than
+// 1/noiseSaving is near-noise (tierParams.noiseAccel).
+const noiseSaving = 8
 
 // shortTextBlock is the block size of a text chunk shorter than its
 // tier's (wholeText). Halves of 0.5-1.2 MB cost the apache log (one 2.4
@@ -190,7 +208,7 @@ const shortTextBlock = 2 << 20
 
 var tiers = [...]tierParams{
 	TierFastest: {codec: LZ4, level: 9, textCodec: Zstd, textLevel: 1,
-		blockSize: 1 << 20, typedBS: 128 << 10, literalSlack: 16},
+		blockSize: 1 << 20, typedBS: 128 << 10, literalSlack: 16, noiseAccel: 64},
 	TierDefault: {codec: Zstd, level: 2, blockSize: 2 << 20, typedBS: 256 << 10,
 		wholeText: true, literalSlack: 50, fastCodecSlack: 6},
 	TierBetter: {codec: Zstd, level: 4, blockSize: 4 << 20, typedBS: 512 << 10,
@@ -276,6 +294,7 @@ type candidate struct {
 	filters   [MaxFilters]Filter
 	level     int
 	fastCodec bool
+	accel     int // LZ4's acceleration beyond C-Blosc2's (noiseAccel)
 }
 
 // params returns a's parameters for candidate c.
@@ -286,6 +305,9 @@ func (a *Auto) params(c candidate) CParams {
 	}
 	if c.level != 0 && a.Fixed&FixLevel == 0 {
 		p.Level = c.level
+	}
+	if c.accel != 0 && a.codecOpen() && p.Codec == LZ4 {
+		p.LZ4Acceleration = c.accel
 	}
 	return p
 }
@@ -552,7 +574,8 @@ func (a *Auto) literalLevel(sample []byte, best candidate, z int, tp tierParams)
 	fast, slow := best, best
 	fast.level, slow.level = max(tp.literalLevel, 1), tp.level
 	if z > len(sample) {
-		return fast // the sample was stored as it is: nothing to lose
+		// The sample was stored as it is: nothing to lose.
+		return a.noise(fast)
 	}
 	// The probe ran zstd at clevel 1 (see sizes) and other codecs at the
 	// tier's level: what it did not measure is measured here.
@@ -567,9 +590,20 @@ func (a *Auto) literalLevel(sample []byte, best candidate, z int, tp tierParams)
 		nFast, nSlow = a.sizes(sample, []candidate{fast})[0], z
 	}
 	if nFast <= nSlow+nSlow/tp.literalSlack {
+		if nFast > len(sample)-len(sample)/noiseSaving {
+			return a.noise(fast)
+		}
 		return fast
 	}
 	return best
+}
+
+// noise returns fast, a candidate at the fast level whose sample is
+// near-noise, at the tier's noiseAccel when it has one (the fastest
+// tier's alone: the other tiers keep what LZ4 saves on such chunks).
+func (a *Auto) noise(fast candidate) candidate {
+	fast.accel = a.tier().noiseAccel
+	return fast
 }
 
 // smallest returns the candidate compressing sample smallest, the

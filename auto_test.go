@@ -3,8 +3,11 @@ package blosc2
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/blosc2go/blosc2/codec"
@@ -22,23 +25,11 @@ func synthF64(n int) []byte {
 }
 
 // synthI16 is a smooth int16 signal with a little noise.
-func synthI16(n int) []byte { return sineI16(n, 16, rand.NewPCG(3, 4)) }
+func synthI16(n int) []byte { return testvec.SineI16(n, 16, rand.NewPCG(3, 4)) }
 
 // noisyI16 is an int16 signal whose low byte is noise: it compresses
 // less than 2:1.
-func noisyI16(n int) []byte { return sineI16(n, 512, rand.NewPCG(7, 8)) }
-
-// sineI16 is n samples of an int16 sine with noise below noise, drawn
-// from src, added.
-func sineI16(n, noise int, src rand.Source) []byte {
-	r := rand.New(src)
-	b := make([]byte, n*2)
-	for i := range n {
-		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(noise)))
-		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
-	}
-	return b
-}
+func noisyI16(n int) []byte { return testvec.SineI16(n, 512, rand.NewPCG(7, 8)) }
 
 // synthStamps is a series of int64 millisecond timestamps a second apart
 // with a little jitter.
@@ -340,6 +331,74 @@ func TestAutoFastZstd(t *testing.T) {
 		if same := bytes.Equal(chunks[0], chunks[1]); same != (level < 3 || level > 6) {
 			t.Errorf("clevel %d: FastZstd's chunk is the same: %v (%d and %d bytes)", level, same, len(chunks[0]), len(chunks[1]))
 		}
+	}
+}
+
+// TestAutoNoiseAcceleration: a chunk of near-noise (the fast level
+// saves less than 1/8 of its sample) takes LZ4 beyond C-Blosc2's
+// accelerations at the fastest tier only, losing less than the fast
+// level's slack (1/16) against acceleration 9 on the whole chunk; a
+// chunk LZ4 compresses better keeps C-Blosc2's accelerations. On the
+// recorded audio of the shared data too, where it is found.
+func TestAutoNoiseAcceleration(t *testing.T) {
+	type input struct {
+		name  string
+		data  []byte
+		noise bool
+	}
+	inputs := []input{
+		{"sine, noise 2048", testvec.SineI16(1<<20, 2048, rand.NewPCG(9, 10)), true},
+		{"sine, noise 512", testvec.SineI16(1<<20, 512, rand.NewPCG(9, 10)), false},
+		{"timestamps", synthStamps(1 << 17), false},
+	}
+	if dir := testvec.SharedData(); dir != "" {
+		if audio, err := os.ReadFile(filepath.Join(dir, "timgm6mb_samples.i16.bin")); err == nil {
+			inputs = append(inputs, input{"audio", audio[:4<<20], true})
+		}
+	}
+	for _, in := range inputs {
+		for _, tier := range allTiers {
+			a := DefaultAuto(tier)
+			p, err := ChooseCParams(in.data, &a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := 0
+			if in.noise && tier == TierFastest {
+				want = tiers[TierFastest].noiseAccel
+			}
+			if p.LZ4Acceleration != want || want != 0 && (p.Codec != LZ4 || p.Level != 1) {
+				t.Errorf("%s, %v tier: codec %d level %d acceleration %d, want %d", in.name, tier, p.Codec, p.Level, p.LZ4Acceleration, want)
+			}
+			if want == 0 {
+				continue
+			}
+			fast, err := Compress(nil, in.data, &p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if back, err := Decompress(nil, fast, nil); err != nil || !bytes.Equal(back, in.data) {
+				t.Fatalf("%s: round trip: %v", in.name, err)
+			}
+			q := p
+			q.LZ4Acceleration = 0
+			c9, err := Compress(nil, in.data, &q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(c9) < len(in.data)-len(in.data)/noiseSaving || len(fast) > len(c9)+len(c9)/tiers[TierFastest].literalSlack {
+				t.Errorf("%s: %d bytes at acceleration %d, %d at 9, of %d", in.name, len(fast), want, len(c9), len(in.data))
+			}
+			t.Logf("%s: %d bytes at acceleration %d, %d at 9, of %d", in.name, len(fast), want, len(c9), len(in.data))
+		}
+	}
+	bad := CParams{Codec: LZ4, TypeSize: 2, LZ4Acceleration: -1}
+	if _, err := Compress(nil, inputs[0].data, &bad); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("acceleration -1: %v", err)
+	}
+	bad.LZ4Acceleration = codec.MaxLZ4Acceleration + 1
+	if _, err := Compress(nil, inputs[0].data, &bad); !errors.Is(err, ErrInvalidOption) {
+		t.Errorf("acceleration %d: %v", bad.LZ4Acceleration, err)
 	}
 }
 

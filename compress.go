@@ -208,13 +208,16 @@ func newEncoder(p *CParams, src []byte) *encoder {
 
 // lookupEncoder returns the codec a chunk of p compresses with: the
 // registered one ([codec.LookupBlosc1]'s for a Blosc1 chunk whose blocks
-// are split or not), or under FastZstd the Zstd of [codec.LookupFast].
-// An unknown codec is nil (validate refused it).
+// are split or not), under FastZstd the Zstd of [codec.LookupFast], under
+// LZ4Acceleration [codec.LZ4Accelerated]. An unknown codec is nil
+// (validate refused it).
 func lookupEncoder(p *CParams, split bool) codec.Codec {
 	var c codec.Codec
 	switch {
 	case p.FastZstd && p.Codec == Zstd:
 		c, _ = codec.LookupFast(p.Codec)
+	case p.LZ4Acceleration != 0 && p.Codec == LZ4:
+		c = codec.LZ4Accelerated(p.LZ4Acceleration)
 	case p.Format == ChunkBlosc1:
 		c, _ = codec.LookupBlosc1(p.Codec, split)
 	default:

@@ -141,6 +141,13 @@ type CParams struct {
 	// of several MiB of text. Other clevels and codecs ignore it, and
 	// C-Blosc2 reads the chunks either way.
 	FastZstd bool
+	// LZ4Acceleration, when not 0, is the acceleration LZ4 compresses
+	// with (1 to [codec.MaxLZ4Acceleration]) in place of C-Blosc2's
+	// 10-Level ([codec.LZ4Accelerated]): above 9, data LZ4 can barely
+	// compress goes through several times as fast, nearly as it is. The
+	// automatic mode's fastest tier sets it for such chunks. Other codecs
+	// ignore it, and C-Blosc2 reads the chunks either way.
+	LZ4Acceleration int
 	// Concurrency is the number of goroutines compressing the blocks of one
 	// chunk (C-Blosc2's nthreads, which frame headers record); ≤ 1
 	// compresses in the calling goroutine. The output does not depend on
@@ -249,6 +256,9 @@ func (p *CParams) validate() (CParams, error) {
 	q := *p
 	if q.Level < 0 || q.Level > 9 {
 		return q, fmt.Errorf("%w: compression level %d outside 0-9", ErrInvalidOption, q.Level)
+	}
+	if q.LZ4Acceleration < 0 || q.LZ4Acceleration > codec.MaxLZ4Acceleration {
+		return q, fmt.Errorf("%w: lz4 acceleration %d outside 0-%d", ErrInvalidOption, q.LZ4Acceleration, codec.MaxLZ4Acceleration)
 	}
 	if q.TypeSize == 0 {
 		q.TypeSize = 1

@@ -10,15 +10,38 @@ import (
 // lz4Codec is C-Blosc2's LZ4 (id 1): raw LZ4 blocks, no frame. Compression
 // is our port of the reference LZ4_compress_fast (lz4_encode.go) with
 // acceleration 10-clevel, as C-Blosc2 does, so the streams are byte for byte
-// those of C-Blosc2 built with LZ4 1.10; pierrec/lz4 decodes them.
-type lz4Codec struct{}
+// those of C-Blosc2 built with LZ4 1.10; pierrec/lz4 decodes them. With
+// acceleration set ([LZ4Accelerated]) that acceleration replaces
+// 10-clevel.
+type lz4Codec struct{ acceleration int }
 
-func (lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, dict []byte) (int, error) {
+func (c lz4Codec) Compress(dst, src []byte, clevel int, _ uint8, dict []byte) (int, error) {
+	accel := 10 - clevel
+	if c.acceleration != 0 {
+		accel = c.acceleration
+	}
 	// 0 (does not fit) makes the caller store the stream raw.
 	if dict != nil {
-		return lz4CompressDict(dst, src, dict, 10-clevel), nil
+		return lz4CompressDict(dst, src, dict, accel), nil
 	}
-	return lz4Compress(dst, src, 10-clevel), nil
+	return lz4Compress(dst, src, accel), nil
+}
+
+// MaxLZ4Acceleration is the largest acceleration [LZ4Accelerated] takes:
+// lz4.c's LZ4_ACCELERATION_MAX, above which its searches step no faster.
+const MaxLZ4Acceleration = lz4AccelMax
+
+// LZ4Accelerated returns LZ4 (the codec [Lookup](LZ4) returns)
+// compressing with the given acceleration whatever the clevel, instead of
+// C-Blosc2's 10-clevel (1 to 9); as in lz4.c, values below 1 mean 1 and
+// values above [MaxLZ4Acceleration] mean that. The acceleration is how
+// fast LZ4's search steps ahead over input where it finds no match: above
+// 9, on data it can barely compress, it stores the input nearly as it is
+// at several times the speed, as S2 and zstd give up on such data. The
+// blocks are LZ4's either way, which C-Blosc2 decodes: the acceleration
+// is the encoder's alone, recorded nowhere.
+func LZ4Accelerated(acceleration int) Codec {
+	return lz4Codec{acceleration: lz4Acceleration(acceleration)}
 }
 
 func (lz4Codec) Decompress(dst, src []byte, _ uint8, dict []byte) (int, error) {

@@ -149,8 +149,8 @@ func shuffleBlocks(data []byte, ts, blockSize int) []byte {
 
 // TestLZ4MatchesPierrec runs lz4CheckAgainstPierrec over the shared data's
 // files, as they are and shuffled as Blosc shuffles them, in blocks of the
-// sizes Blosc gives LZ4: both hash tables (below and above 64 KiB) and
-// every acceleration C-Blosc2 uses.
+// sizes Blosc gives LZ4: both hash tables (below and above 64 KiB),
+// accelerations across C-Blosc2's and the automatic mode's.
 func TestLZ4MatchesPierrec(t *testing.T) {
 	names := []string{"era_interim_u.f32.bin", "nab_aws_cloudwatch.ts.i64.bin", "loghub_2k_12sources.log",
 		"timgm6mb_samples.i16.bin", "silesia_xml"}
@@ -167,7 +167,9 @@ func TestLZ4MatchesPierrec(t *testing.T) {
 		for _, in := range [][]byte{data, shuffleBlocks(data, 8, 1<<18)} {
 			for _, size := range []int{1 << 14, 1<<16 + 10, 1<<16 + 11, 1 << 18} {
 				for off := 0; off+size <= len(in); off += 5 * size {
-					for accel := 1; accel <= 9; accel += 4 {
+					// 1-9 are C-Blosc2's; 64 the automatic fastest
+					// tier's on near-noise (LZ4Accelerated).
+					for _, accel := range []int{1, 5, 9, 64} {
 						lz4CheckAgainstPierrec(t, in[off:off+size], accel)
 						ran++
 					}
@@ -181,6 +183,32 @@ func TestLZ4MatchesPierrec(t *testing.T) {
 		ran++
 	}
 	t.Logf("%d blocks identical to pierrec/lz4's", ran)
+}
+
+// TestLZ4Accelerated: LZ4Accelerated's codec writes, at any clevel, what
+// LZ4 writes at its acceleration (pierrec/lz4's bytes, checked above), and
+// what C-Blosc2's clevel 1 writes at acceleration 9; an acceleration
+// beyond lz4.c's range is clamped as lz4.c clamps it.
+func TestLZ4Accelerated(t *testing.T) {
+	for i := range 24 {
+		src := blzGoldenInput(i)
+		dst := make([]byte, lz4Bound(len(src)))
+		for _, accel := range []int{-3, 0, 1, 9, 64, MaxLZ4Acceleration, MaxLZ4Acceleration + 1000} {
+			want := append([]byte(nil), dst[:lz4Compress(dst, src, min(max(accel, 1), MaxLZ4Acceleration))]...)
+			for _, clevel := range []int{1, 5, 9} {
+				n, err := LZ4Accelerated(accel).Compress(dst, src, clevel, 0, nil)
+				if err != nil || !bytes.Equal(dst[:n], want) {
+					t.Fatalf("input %d, acceleration %d, clevel %d: %d bytes (%v), want %d", i, accel, clevel, n, err, len(want))
+				}
+			}
+		}
+		n, _ := LZ4Accelerated(9).Compress(dst, src, 5, 0, nil)
+		got := append([]byte(nil), dst[:n]...)
+		c, _ := Lookup(LZ4)
+		if m, _ := c.Compress(dst, src, 1, 0, nil); !bytes.Equal(dst[:m], got) {
+			t.Fatalf("input %d: acceleration 9 differs from clevel 1", i)
+		}
+	}
 }
 
 // FuzzLZ4Compress: for any input, acceleration and capacity, the encoder

@@ -139,6 +139,19 @@ func TestAutoCInterop(t *testing.T) {
 	for _, tier := range []blosc2.Tier{blosc2.TierFastest, blosc2.TierDefault, blosc2.TierBetter, blosc2.TierBest} {
 		runs = append(runs, run{tier, 100000, autoData(t)})
 	}
+	// Recorded audio, near-noise: the fastest tier compresses it with
+	// LZ4 beyond C-Blosc2's accelerations (CParams.LZ4Acceleration).
+	if dir := testvec.SharedData(); dir == "" {
+		t.Log("no shared data: the audio's run (LZ4 beyond C-Blosc2's accelerations) is not made")
+	} else if audio, err := os.ReadFile(filepath.Join(dir, "timgm6mb_samples.i16.bin")); err != nil {
+		t.Fatal(err)
+	} else {
+		a := blosc2.DefaultAuto(blosc2.TierFastest)
+		if p, err := blosc2.ChooseCParams(audio[:1<<20], &a); err != nil || p.LZ4Acceleration == 0 {
+			t.Fatalf("the audio's first MiB at the fastest tier: %+v, %v", p, err)
+		}
+		runs = append(runs, run{blosc2.TierFastest, 1 << 20, audio})
+	}
 	runs = append(runs, run{blosc2.TierFastest, 4 << 20, testvec.LogText(3 << 20)})
 	var dir string
 	for _, r := range runs {

@@ -2,7 +2,9 @@ package testvec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -22,4 +24,18 @@ func LogText(n int) []byte {
 		fmt.Fprintf(&b, " id=%d\n", r.IntN(100000))
 	}
 	return b.Bytes()[:n]
+}
+
+// SineI16 returns n samples of a 16-bit sine (amplitude 8000, a period of
+// about 1257 samples) with noise below noise, drawn from src, added: a
+// little noise leaves a smooth signal, noise of thousands leaves both
+// bytes of a sample nearly random, as in recorded audio.
+func SineI16(n, noise int, src rand.Source) []byte {
+	r := rand.New(src)
+	b := make([]byte, n*2)
+	for i := range n {
+		v := int16(8000*math.Sin(float64(i)/200) + float64(r.IntN(noise)))
+		binary.LittleEndian.PutUint16(b[2*i:], uint16(v))
+	}
+	return b
 }
