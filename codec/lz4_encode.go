@@ -245,7 +245,19 @@ func lz4CompressBlock[E uint16 | uint32](dst []byte, w lz4Window, acceleration i
 				// The match: offset, then the length beyond MINMATCH.
 				binary.LittleEndian.PutUint16(dst[op:], uint16(ip-match))
 				op += 2
-				matchCode := lz4Count(src, ip+lz4MinMatch, match+lz4MinMatch, matchLimit)
+				// The first word compared here: on filtered data most
+				// matches end in it, and the call cost more than the
+				// comparison.
+				var matchCode int
+				if in := ip + lz4MinMatch; in+8 <= matchLimit {
+					if x := le.Load64(src, in) ^ le.Load64(src, match+lz4MinMatch); x != 0 {
+						matchCode = bits.TrailingZeros64(x) >> 3
+					} else {
+						matchCode = 8 + lz4Count(src, in+8, match+lz4MinMatch+8, matchLimit)
+					}
+				} else {
+					matchCode = lz4Count(src, in, match+lz4MinMatch, matchLimit)
+				}
 				ip += matchCode + lz4MinMatch
 				if limited && op+(1+lz4LastLiterals)+(matchCode+240)/255 > len(dst) {
 					return 0
