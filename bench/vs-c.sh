@@ -11,8 +11,14 @@
 # that appends FILE in CHUNKSIZE chunks to an in-memory super-chunk (blosc2_schunk_new,
 # contiguous=false), then decompresses every chunk (blosc2_schunk_decompress_chunk) into its
 # place in one output buffer of FILE's size ("whole"; as the Go side fills its output), REPS
-# times, and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST CBYTES". FILTER is nofilter, shuffle
-# or bitshuffle in filters[5]. Without the tool the script says so and exits 0.
+# times, and prints "COMP_SECONDS_BEST DECOMP_SECONDS_BEST FRAME_BYTES [CHUNK_BYTES]": the size of
+# the contiguous frame it would write (blosc2_schunk_to_buffer) and, from tools built since
+# session 26, the super-chunk's cbytes (its chunks alone). FILTER is nofilter, shuffle or
+# bitshuffle in filters[5]. Without the tool the script says so and exits 0.
+#
+# Sizes: "frame / chunks", Go's over C's. A Go frame carries the chunks' CRC-32C checksums (about
+# 100 bytes more than C's frame for one chunk), which weighs on a few KB of highly compressed
+# data; the chunks' bytes compare the codecs alone. Without CHUNK_BYTES, the frame only.
 #
 # Go is `blosc2 bench`: stream.Writer into a frame in memory; back with stream.DecodeAll (the
 # frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Both
@@ -77,25 +83,28 @@ measure() {
   c=$("$b2c" bench "$file" "$codec" "$clevel" "$filter" "$ts" $chunk "$threads" "$reps" whole)
   python3 -c '
 import json, sys
-n = int(sys.argv[1]); g = json.loads(sys.argv[2]); ct, dt, cb = sys.argv[3].split()
+n = int(sys.argv[1]); g = json.loads(sys.argv[2]); f = sys.argv[3].split(); ct, dt, cb = f[:3]
 assert g["roundtrip_ok"]
 cd = n / float(dt) / 1e6
-print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd, g["decomp_MBps_best"] / cd, g["cbytes"] / int(cb))
+chunks = g["chunks_cbytes"] / int(f[3]) if len(f) > 3 else 0
+print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd, g["decomp_MBps_best"] / cd, g["cbytes"] / int(cb), chunks)
 ' "$n" "$go" "$c"
 }
 
-# median_cells reads lines of "comp decodeall reader size" ratios and prints their medians.
+# median_cells reads lines of "comp decodeall reader frame chunks" ratios (chunks 0: not known) and
+# prints their medians, the sizes as one cell ("frame_/_chunks").
 median_cells() {
   python3 -c '
 import statistics, sys
 rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
-c, d, r, s = (statistics.median(col) for col in zip(*rows))
-print("%.2f %.2f %.2f %.3f" % (c, d, r, s))
+c, d, r, s, k = (statistics.median(col) for col in zip(*rows))
+size = "%.3f / %.3f" % (s, k) if k else "%.3f" % s
+print("%.2f %.2f %.2f %s" % (c, d, r, size.replace(" ", "_")))
 '
 }
 
 if [ -n "${GRID:-}" ]; then
-  echo "| data | zstd clevel | comp | decomp: DecodeAll | decomp: Reader | size |"
+  echo "| data | zstd clevel | comp | decomp: DecodeAll | decomp: Reader | size: frame / chunks |"
   echo "|---|---|---|---|---|---|"
   for input in "era.f32 shuffle 4" "stamps.i64 shuffle 8" "values.f64 bitshuffle 8" "logs.txt nofilter 1"; do
     set -- $input
@@ -103,13 +112,13 @@ if [ -n "${GRID:-}" ]; then
       out=""
       for _ in $(seq "$rounds"); do out+="$(measure "$tmp/$1" zstd "$clevel" "$2" "$3")"$'\n'; done
       read -r c d r s <<<"$(median_cells <<<"$out")"
-      echo "| $1 $2/$3 | $clevel | $c | $d | $r | $s |"
+      echo "| $1 $2/$3 | $clevel | $c | $d | $r | ${s//_/ } |"
     done
   done
   exit 0
 fi
 
-echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size |"
+echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size: frame / chunks (as is) |"
 echo "|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
   if [ -n "${ONLY:-}" ] && ! grep -Eq -- "$ONLY" <<<"$row"; then continue; fi
@@ -122,5 +131,5 @@ for row in "${rows[@]}"; do
   done
   read -r c1 d1 r1 s1 <<<"${cells[0]}"
   read -r c2 d2 r2 s2 <<<"${cells[1]}"
-  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $r1 / $r2 | $s1 |"
+  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $r1 / $r2 | ${s1//_/ } |"
 done

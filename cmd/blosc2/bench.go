@@ -31,24 +31,28 @@ type benchResult struct {
 	// Tier is the automatic mode's tier ("" when off): the codec, level,
 	// typesize and filters then are the frame header's, each chunk's
 	// own are chosen per chunk.
-	Tier       string  `json:"tier,omitempty"`
-	Codec      string  `json:"codec"`
-	Clevel     int     `json:"clevel"`
-	Typesize   int     `json:"typesize"`
-	Filters    string  `json:"filters"`
-	Splitmode  string  `json:"splitmode"`
-	Blocksize  int     `json:"blocksize"`
-	Nthreads   int     `json:"nthreads"`
-	Chunksize  int     `json:"chunksize"`
-	Nchunks    int     `json:"nchunks"`
-	Nbytes     int     `json:"nbytes"`
-	Cbytes     int     `json:"cbytes"`
-	Ratio      float64 `json:"ratio"`
-	Reps       int     `json:"reps"`
-	CompBest   float64 `json:"comp_MBps_best"`
-	CompMedian float64 `json:"comp_MBps_median"`
-	DecBest    float64 `json:"decomp_MBps_best"`
-	DecMedian  float64 `json:"decomp_MBps_median"`
+	Tier      string  `json:"tier,omitempty"`
+	Codec     string  `json:"codec"`
+	Clevel    int     `json:"clevel"`
+	Typesize  int     `json:"typesize"`
+	Filters   string  `json:"filters"`
+	Splitmode string  `json:"splitmode"`
+	Blocksize int     `json:"blocksize"`
+	Nthreads  int     `json:"nthreads"`
+	Chunksize int     `json:"chunksize"`
+	Nchunks   int     `json:"nchunks"`
+	Nbytes    int     `json:"nbytes"`
+	Cbytes    int     `json:"cbytes"`
+	Ratio     float64 `json:"ratio"`
+	// ChunksCbytes is the chunks' bytes alone, the frame without its
+	// header, index, trailer and checksums: what C-Blosc2 counts as a
+	// super-chunk's cbytes.
+	ChunksCbytes int     `json:"chunks_cbytes"`
+	Reps         int     `json:"reps"`
+	CompBest     float64 `json:"comp_MBps_best"`
+	CompMedian   float64 `json:"comp_MBps_median"`
+	DecBest      float64 `json:"decomp_MBps_best"`
+	DecMedian    float64 `json:"decomp_MBps_median"`
 	// stream.DecodeAll on the same frame in memory: the chunks decoded
 	// where they lie straight into the output, as C-Blosc2 decodes an
 	// in-memory super-chunk, where the Reader above copies each chunk in
@@ -214,7 +218,7 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 			return out, err
 		}
 	}
-	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Concurrency, chunksize, reps)
+	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Concurrency, chunksize, reps, &res.ChunksCbytes)
 	if err != nil {
 		return nil, err
 	}
@@ -227,8 +231,9 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 // benchChunks times the chunk API over src cut into chunks, reps times after a warm-up:
 // every chunk compressed into a buffer allocated beforehand, then every
 // chunk decompressed into its place in one output buffer. It reports the
-// seconds of each repetition and whether the output equals src.
-func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), threads, chunksize, reps int) (ctimes, dtimes []float64, ok bool, err error) {
+// seconds of each repetition and whether the output equals src, and sets
+// *cbytes to the chunks' total size.
+func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), threads, chunksize, reps int, cbytes *int) (ctimes, dtimes []float64, ok bool, err error) {
 	n := (len(src) + chunksize - 1) / chunksize
 	chunks := make([][]byte, n)
 	for i := range chunks {
@@ -254,6 +259,10 @@ func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), thr
 			}
 		}
 		dtimes = append(dtimes, time.Since(t0).Seconds())
+	}
+	*cbytes = 0
+	for _, c := range chunks {
+		*cbytes += len(c)
 	}
 	return ctimes[1:], dtimes[1:], bytes.Equal(out, src), nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/blosc2go/blosc2/framereader"
 )
 
 // TestBenchCmd runs the main job on the embedded sample and on a file: the
@@ -72,6 +74,23 @@ func TestBenchCmd(t *testing.T) {
 			}
 			if int(fi.Size()) != res.Cbytes {
 				t.Errorf("bench frame %d bytes, compress wrote %d", res.Cbytes, fi.Size())
+			}
+			// Its chunks alone are what bench counts as chunks_cbytes.
+			fr, err := framereader.Open(filepath.Join(dir, tc.name+".b2frame"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer fr.Close()
+			chunks := 0
+			for i := range fr.NumChunks() {
+				ci, err := fr.ChunkInfo(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				chunks += ci.Cbytes
+			}
+			if chunks != res.ChunksCbytes || chunks >= res.Cbytes {
+				t.Errorf("bench chunks_cbytes %d, the frame's chunks %d of %d bytes", res.ChunksCbytes, chunks, res.Cbytes)
 			}
 		})
 	}
