@@ -123,7 +123,8 @@ const (
 // the start of the chunk (1/128 of it, 4-16 KiB) with each
 // candidate filter pipeline (none; shuffle at element sizes 2, 4, 8 and
 // the hinted one; then bitshuffle and shuffle+bytedelta at the sizes
-// whose shuffle came within 20% of the best, in size and in saving)
+// whose shuffle came within 20% of the best, 5% at the fastest tier, in
+// size and in saving)
 // under the tier's codec,
 // keeps the smallest (bytedelta, the slowest to decode, must win by 4%),
 // weighs a faster level or codec for it on a window of the chunk's
@@ -184,6 +185,14 @@ type tierParams struct {
 	// winner's filters and bitshuffle at its element size, when that
 	// loses less than 1/fastCodecSlack of the sample's size.
 	fastCodecSlack int
+	// sizeSlack: stage 2 of the probe tries bitshuffle and bytedelta at
+	// the element sizes whose shuffle came within 1/sizeSlack of the
+	// best one (5 when 0). The fastest tier's 20 leaves out the second
+	// size that a fifth let in on the grids of float32 (shuffle/8 within
+	// a fifth of shuffle/4), two of the ERA5 grid's ten compressions,
+	// where the probe cost 19% of the chunk's one-goroutine compression
+	// (16-17% now); on the project's data no choice changed.
+	sizeSlack int
 	// noiseAccel, when not 0, is the LZ4 acceleration, beyond C-Blosc2's
 	// 1-9 (CParams.LZ4Acceleration), of a chunk that takes the fast
 	// level (literalSlack) and whose sample that level shrinks by less
@@ -208,7 +217,7 @@ const shortTextBlock = 2 << 20
 
 var tiers = [...]tierParams{
 	TierFastest: {codec: LZ4, level: 9, textCodec: Zstd, textLevel: 1,
-		blockSize: 1 << 20, typedBS: 128 << 10, literalSlack: 16, noiseAccel: 64},
+		blockSize: 1 << 20, typedBS: 128 << 10, literalSlack: 16, sizeSlack: 20, noiseAccel: 64},
 	TierDefault: {codec: Zstd, level: 2, blockSize: 2 << 20, typedBS: 256 << 10,
 		wholeText: true, literalSlack: 50, fastCodecSlack: 6},
 	TierBetter: {codec: Zstd, level: 4, blockSize: 4 << 20, typedBS: 512 << 10,
@@ -436,10 +445,11 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 		return best
 	}
 	// Stage 2: bitshuffle and shuffle+bytedelta at the element sizes
-	// whose shuffle came within a fifth of the best one, in size and in
-	// what it saves: on nearly incompressible data every size is within
-	// a fifth of the best in size, and trying them all cost the default
-	// tier a fifth of its compression time. A chunk that may go to the
+	// whose shuffle came within a fifth of the best one
+	// (tierParams.sizeSlack), in size and in what it saves: on nearly
+	// incompressible data every size is within a fifth of the best in
+	// size, and trying them all cost the default tier a fifth of its
+	// compression time. A chunk that may go to the
 	// fastest tier's codec (its best shuffle compresses less than 2:1,
 	// at a tier with tierParams.fastCodecSlack) tries shuffle+bytedelta
 	// at the best shuffle's size alone: its compression may take a
@@ -447,6 +457,7 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	// LZ4's filter on such data, never won under zstd on the project's
 	// data; fastCodec tries it under LZ4.
 	var more []candidate
+	slack := cmp.Or(a.tier().sizeSlack, 5)
 	gain := len(sample) - shufN // the best shuffle's saving
 	hardTS := 0
 	if a.mayTakeFastCodec() && 2*shufN > len(sample) {
@@ -454,7 +465,7 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	}
 	for i, n := range sizes[1:] {
 		ts := cands[i+1].ts
-		if n > shufN+shufN/5 || 5*(len(sample)-n) < 4*gain || hardTS != 0 && ts != hardTS {
+		if n > shufN+shufN/slack || slack*(len(sample)-n) < (slack-1)*gain || hardTS != 0 && ts != hardTS {
 			continue
 		}
 		if hardTS == 0 {
