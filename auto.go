@@ -365,14 +365,15 @@ func (a *Auto) choose(src []byte) CParams {
 	if tp.textLevel != 0 && !filtered(&p) && a.codecOpen() {
 		p.Codec, p.CodecMeta, p.Level = tp.textCodec, 0, tp.textLevel
 	}
-	binary := false
-	if tp.binaryLevel != 0 && !filtered(&p) && a.codecOpen() && !looksText(a.sample(src)) {
-		p.Level, p.FastZstd, binary = tp.binaryLevel, false, true
+	// Binary chunks take the blocks of filtered ones (binaryLevel).
+	typed := filtered(&p)
+	if !typed && tp.binaryLevel != 0 && a.codecOpen() && !looksText(a.sample(src)) {
+		p.Level, p.FastZstd, typed = tp.binaryLevel, false, true
 	}
 	if a.Fixed&FixBlockSize == 0 {
-		bs := a.blockSize(best, filtered(&p) || binary)
+		bs := a.blockSize(best, typed)
 		switch {
-		case filtered(&p) || binary || !tp.wholeText:
+		case typed || !tp.wholeText:
 			// At least two blocks per chunk where the chunk allows, so
 			// that its blocks keep goroutines busy; this depends on
 			// len(src) only.

@@ -373,13 +373,7 @@ func TestAutoNoiseAcceleration(t *testing.T) {
 			if want == 0 {
 				continue
 			}
-			fast, err := Compress(nil, in.data, &p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if back, err := Decompress(nil, fast, nil); err != nil || !bytes.Equal(back, in.data) {
-				t.Fatalf("%s: round trip: %v", in.name, err)
-			}
+			fast := checkRoundTrip(t, in.name, in.data, p)
 			q := p
 			q.LZ4Acceleration = 0
 			c9, err := Compress(nil, in.data, &q)
@@ -453,13 +447,7 @@ func TestAutoBinaryValues(t *testing.T) {
 		if filtered(&p) || p.Codec != Zstd || p.Level != tiers[TierBetter].binaryLevel || p.FastZstd || p.BlockSize > (len(in.data)+1)/2 {
 			t.Fatalf("%s: codec %d level %d FastZstd %v filters %v block %d of %d", in.name, p.Codec, p.Level, p.FastZstd, p.Filters, p.BlockSize, len(in.data))
 		}
-		got, err := Compress(nil, in.data, &p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if back, err := Decompress(nil, got, nil); err != nil || !bytes.Equal(back, in.data) {
-			t.Fatalf("%s: round trip: %v", in.name, err)
-		}
+		got := checkRoundTrip(t, in.name, in.data, p)
 		q := p
 		q.Level, q.FastZstd, q.BlockSize = tiers[TierBetter].level, true, len(in.data)
 		text, err := Compress(nil, in.data, &q)

@@ -123,7 +123,9 @@ func TestRoundTripTruncPrec(t *testing.T) {
 	}
 }
 
-func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
+// checkRoundTrip compresses src with p, checks the chunk every way it
+// can be read back, and returns it.
+func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) []byte {
 	t.Helper()
 	chunk, err := Compress(nil, src, &p)
 	if err != nil {
@@ -159,6 +161,7 @@ func checkRoundTrip(t *testing.T, label string, src []byte, p CParams) {
 			t.Fatalf("%s: GetItems differs (%v)", label, err)
 		}
 	}
+	return chunk
 }
 
 // checkChunkPieces compresses src with p into a Chunk, which held another

@@ -218,11 +218,12 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 			return out, err
 		}
 	}
-	ctimes, dtimes, ok, err := benchChunks(src, compress, p.Concurrency, chunksize, reps, &res.ChunksCbytes)
+	ctimes, dtimes, cbytes, ok, err := benchChunks(src, compress, p.Concurrency, chunksize, reps)
 	if err != nil {
 		return nil, err
 	}
 	res.RoundTrip = res.RoundTrip && ok
+	res.ChunksCbytes = cbytes
 	res.ChunkCompBest, res.ChunkCompMedian = throughput(len(src), ctimes)
 	res.ChunkDecBest, res.ChunkDecMedian = throughput(len(src), dtimes)
 	return res, nil
@@ -231,9 +232,9 @@ func bench(src []byte, p *blosc2.CParams, a *blosc2.Auto, chunksize, reps int) (
 // benchChunks times the chunk API over src cut into chunks, reps times after a warm-up:
 // every chunk compressed into a buffer allocated beforehand, then every
 // chunk decompressed into its place in one output buffer. It reports the
-// seconds of each repetition and whether the output equals src, and sets
-// *cbytes to the chunks' total size.
-func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), threads, chunksize, reps int, cbytes *int) (ctimes, dtimes []float64, ok bool, err error) {
+// seconds of each repetition, the chunks' total size and whether the
+// output equals src.
+func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), threads, chunksize, reps int) (ctimes, dtimes []float64, cbytes int, ok bool, err error) {
 	n := (len(src) + chunksize - 1) / chunksize
 	chunks := make([][]byte, n)
 	for i := range chunks {
@@ -247,7 +248,7 @@ func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), thr
 		for i := range chunks {
 			in := src[i*chunksize : min(len(src), (i+1)*chunksize)]
 			if chunks[i], err = compress(chunks[i][:0], in); err != nil {
-				return nil, nil, false, err
+				return nil, nil, 0, false, err
 			}
 		}
 		ctimes = append(ctimes, time.Since(t0).Seconds())
@@ -255,16 +256,15 @@ func benchChunks(src []byte, compress func(dst, src []byte) ([]byte, error), thr
 		t0 = time.Now()
 		for i, c := range chunks {
 			if _, err := blosc2.DecompressTo(out[i*chunksize:], c, &dp); err != nil {
-				return nil, nil, false, err
+				return nil, nil, 0, false, err
 			}
 		}
 		dtimes = append(dtimes, time.Since(t0).Seconds())
 	}
-	*cbytes = 0
 	for _, c := range chunks {
-		*cbytes += len(c)
+		cbytes += len(c)
 	}
-	return ctimes[1:], dtimes[1:], bytes.Equal(out, src), nil
+	return ctimes[1:], dtimes[1:], cbytes, bytes.Equal(out, src), nil
 }
 
 // throughput returns the best and the median MB/s of moving n bytes in
