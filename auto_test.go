@@ -100,18 +100,26 @@ func TestAutoChoices(t *testing.T) {
 			// (LZ4's acceleration 9, zstd's fastest); the best tier
 			// keeps its own, as the chunk compresses more than 2:1
 			// (TestAutoMiddleWindow has its fast level).
+			// At the fastest tier LZ4 cannot compress it as it is, and
+			// the shuffle at noiseAccel replaces the probe's
+			// shuffle+bytedelta (Auto.rawNoise): on the whole chunk it
+			// is smaller too.
 			want.level = 1
-			if tier == TierBest {
+			accel := 0
+			switch tier {
+			case TierBest:
 				want.level = tiers[TierBest].level
+			case TierFastest:
+				want.level, accel = tiers[TierFastest].level, tiers[TierFastest].noiseAccel
 			}
-			if p.Codec != want.id || p.Level != want.level {
-				t.Errorf("noisy i16: codec %d level %d, want %d %d", p.Codec, p.Level, want.id, want.level)
+			if p.Codec != want.id || p.Level != want.level || p.LZ4Acceleration != accel {
+				t.Errorf("noisy i16: codec %d level %d acceleration %d, want %d %d %d", p.Codec, p.Level, p.LZ4Acceleration, want.id, want.level, accel)
 			}
 			// And the whole chunk loses less than 1% there against the
 			// tier's level.
 			out, _ := Compress(nil, src, &p)
 			q := p
-			q.Level = tiers[tier].level
+			q.Level, q.LZ4Acceleration = tiers[tier].level, 0
 			slow, _ := Compress(nil, src, &q)
 			if len(out) > len(slow)+len(slow)/100 {
 				t.Errorf("noisy i16: level %d makes %d bytes, level %d %d", p.Level, len(out), q.Level, len(slow))
@@ -393,6 +401,82 @@ func TestAutoNoiseAcceleration(t *testing.T) {
 	bad.LZ4Acceleration = codec.MaxLZ4Acceleration + 1
 	if _, err := Compress(nil, inputs[0].data, &bad); !errors.Is(err, ErrInvalidOption) {
 		t.Errorf("acceleration %d: %v", bad.LZ4Acceleration, err)
+	}
+}
+
+// gridF32 is a rows×cols grid of float32 values around off, a smooth
+// field of amplitude amp and wavelength w (in cells): their low mantissa
+// bytes look random to LZ4, their high ones repeat.
+func gridF32(rows, cols int, amp, off, w float64) []byte {
+	b := make([]byte, 4*rows*cols)
+	for i := range rows {
+		for j := range cols {
+			v := off + amp*(math.Sin(float64(i)/w)*math.Cos(float64(j)/(w*0.6))+0.4*math.Sin(float64(i+j)/(w/3)))
+			binary.LittleEndian.PutUint32(b[4*(i*cols+j):], math.Float32bits(float32(v)))
+		}
+	}
+	return b
+}
+
+// TestAutoRawNoise: at the fastest tier a chunk LZ4 cannot compress as
+// it is, which the probe gives shuffle+bytedelta at less than 2:1, takes
+// the shuffle alone at noiseAccel when that loses less than
+// 1/rawNoiseSlack (Auto.rawNoise); where the shuffle loses more, or
+// bytedelta compresses 2:1 or more, and at the other tiers, bytedelta
+// stays.
+func TestAutoRawNoise(t *testing.T) {
+	bd := Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: 4})
+	rounded := gridF32(720, 1440, 100, 0, 400)
+	for i := 0; i < len(rounded); i += 4 {
+		v := math.Float32frombits(binary.LittleEndian.Uint32(rounded[i:]))
+		binary.LittleEndian.PutUint32(rounded[i:], math.Float32bits(float32(math.Round(float64(v)*256)/256)))
+	}
+	type input struct {
+		name string
+		data []byte
+		raw  bool // takes the rule at the fastest tier
+	}
+	inputs := []input{
+		{"grid around 300", gridF32(720, 1440, 10, 300, 50), true},
+		{"grid around 0", gridF32(720, 1440, 10, 0, 100), false},
+		{"grid rounded to 1/256", rounded, false},
+	}
+	if dir := testvec.SharedData(); dir != "" {
+		if geoid, err := os.ReadFile(filepath.Join(dir, "egm96_15_geoid.f32.bin")); err == nil {
+			inputs = append(inputs, input{"geoid", geoid, true})
+		}
+	} else {
+		t.Log("no shared data: the geoid grid is not tried")
+	}
+	for _, in := range inputs {
+		for _, tier := range allTiers {
+			a := DefaultAuto(tier)
+			p, err := ChooseCParams(in.data, &a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !in.raw || tier != TierFastest {
+				if p.Filters != bd || p.LZ4Acceleration != 0 {
+					t.Errorf("%s, %v tier: filters %v acceleration %d, want shuffle+bytedelta/4 as C-Blosc2 accelerates", in.name, tier, p.Filters, p.LZ4Acceleration)
+				}
+				continue
+			}
+			if p.Filters != Pipeline(Filter{ID: Shuffle}) || p.TypeSize != 4 || p.Codec != LZ4 || p.LZ4Acceleration != tiers[TierFastest].noiseAccel {
+				t.Errorf("%s, %v tier: codec %d filters %v/%d acceleration %d, want LZ4 shuffle/4 at %d", in.name, tier, p.Codec, p.Filters, p.TypeSize, p.LZ4Acceleration, tiers[TierFastest].noiseAccel)
+				continue
+			}
+			shuf := checkRoundTrip(t, in.name, in.data, p)
+			q := p
+			q.Filters, q.LZ4Acceleration, q.Level = bd, 0, 1
+			withBD, err := Compress(nil, in.data, &q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(shuf) > len(withBD)+len(withBD)/rawNoiseSlack {
+				t.Errorf("%s: %d bytes, %d with bytedelta at acceleration 9", in.name, len(shuf), len(withBD))
+			}
+			t.Logf("%s: %d bytes, %d with bytedelta at acceleration 9, of %d", in.name, len(shuf), len(withBD), len(in.data))
+		}
 	}
 }
 
