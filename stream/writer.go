@@ -197,6 +197,12 @@ func (w *Writer) Write(p []byte) (int, error) {
 			n += cs
 			continue
 		}
+		if want := min(len(w.cur)+len(p), w.opts.chunkSize); want > cap(w.cur) {
+			// A buffer shorter than the chunk grows at once to what p
+			// brings: doubling it as it filled allocated twice what a
+			// long Write brought, and copied it again.
+			w.grow(want)
+		}
 		k := copy(w.cur[len(w.cur):cap(w.cur)], p)
 		w.cur = w.cur[:len(w.cur)+k]
 		p = p[k:]
@@ -246,11 +252,17 @@ func (w *Writer) full() bool {
 		return false
 	}
 	if cap(w.cur) < w.opts.chunkSize {
-		w.cur = slices.Grow(w.cur, min(2*cap(w.cur), w.opts.chunkSize)-len(w.cur))
-		w.cur = w.cur[:len(w.cur):min(cap(w.cur), w.opts.chunkSize)]
+		w.grow(2 * cap(w.cur))
 		return false
 	}
 	return true
+}
+
+// grow makes the current chunk buffer's capacity at least n, at most
+// the chunk size.
+func (w *Writer) grow(n int) {
+	w.cur = slices.Grow(w.cur, min(n, w.opts.chunkSize)-len(w.cur))
+	w.cur = w.cur[:len(w.cur):min(cap(w.cur), w.opts.chunkSize)]
 }
 
 // submit hands the current chunk to compression and takes a fresh buffer.
