@@ -20,8 +20,10 @@
 # 100 bytes more than C's frame for one chunk), which weighs on a few KB of highly compressed
 # data; the chunks' bytes compare the codecs alone. Without CHUNK_BYTES, the frame only.
 #
-# Go is `blosc2 bench`: stream.Writer into a frame in memory; back with stream.DecodeAll (the
-# frame in memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Both
+# Go is `blosc2 bench`: stream.Writer into a frame in memory, and stream.EncodeAll (the input in
+# memory, compressed where it lies, as C's append_buffer compresses the caller's buffer; the
+# Writer copies what a Write leaves short of a chunk); back with stream.DecodeAll (the frame in
+# memory, as C's super-chunk is) and with stream.Reader.WriteTo (io.Reader in). Both
 # time each operation's repetitions back to back (since session 18 on the Go side: before, each
 # repetition ran compression, Reader and DecodeAll in turn, which left the caches to the next
 # operation cold where C's were warm: a few percent on inputs that fit the caches). Each
@@ -73,8 +75,8 @@ rows=(
   "era.f32 lz4hc 9 shuffle 4"
 )
 
-# measure FILE CODEC CLEVEL FILTER TYPESIZE: prints "comp decodeall reader size" ratios Go / C of
-# one round.
+# measure FILE CODEC CLEVEL FILTER TYPESIZE: prints "comp encodeall decodeall reader frame chunks"
+# ratios Go / C of one round.
 measure() {
   local file=$1 codec=$2 clevel=$3 filter=$4 ts=$5 n go c
   n=$(stat -c %s "$file")
@@ -85,41 +87,41 @@ measure() {
 import json, sys
 n = int(sys.argv[1]); g = json.loads(sys.argv[2]); f = sys.argv[3].split(); ct, dt, cb = f[:3]
 assert g["roundtrip_ok"]
-cd = n / float(dt) / 1e6
+cc, cd = n / float(ct) / 1e6, n / float(dt) / 1e6
 chunks = g["chunks_cbytes"] / int(f[3]) if len(f) > 3 else 0
-print(g["comp_MBps_best"] / (n / float(ct) / 1e6), g["decodeall_MBps_best"] / cd, g["decomp_MBps_best"] / cd, g["cbytes"] / int(cb), chunks)
+print(g["comp_MBps_best"] / cc, g["encodeall_MBps_best"] / cc, g["decodeall_MBps_best"] / cd, g["decomp_MBps_best"] / cd, g["cbytes"] / int(cb), chunks)
 ' "$n" "$go" "$c"
 }
 
-# median_cells reads lines of "comp decodeall reader frame chunks" ratios (chunks 0: not known) and
-# prints their medians, the sizes as one cell ("frame_/_chunks").
+# median_cells reads lines of "comp encodeall decodeall reader frame chunks" ratios (chunks 0: not
+# known) and prints their medians, the sizes as one cell ("frame_/_chunks").
 median_cells() {
   python3 -c '
 import statistics, sys
 rows = [list(map(float, l.split())) for l in sys.stdin.read().split("\n") if l]
-c, d, r, s, k = (statistics.median(col) for col in zip(*rows))
+c, e, d, r, s, k = (statistics.median(col) for col in zip(*rows))
 size = "%.3f / %.3f" % (s, k) if k else "%.3f" % s
-print("%.2f %.2f %.2f %s" % (c, d, r, size.replace(" ", "_")))
+print("%.2f %.2f %.2f %.2f %s" % (c, e, d, r, size.replace(" ", "_")))
 '
 }
 
 if [ -n "${GRID:-}" ]; then
-  echo "| data | zstd clevel | comp | decomp: DecodeAll | decomp: Reader | size: frame / chunks |"
-  echo "|---|---|---|---|---|---|"
+  echo "| data | zstd clevel | comp: Writer | comp: EncodeAll | decomp: DecodeAll | decomp: Reader | size: frame / chunks |"
+  echo "|---|---|---|---|---|---|---|"
   for input in "era.f32 shuffle 4" "stamps.i64 shuffle 8" "values.f64 bitshuffle 8" "logs.txt nofilter 1"; do
     set -- $input
     for clevel in ${CLEVELS:-1 2 3 4 5 6 7 8 9}; do
       out=""
       for _ in $(seq "$rounds"); do out+="$(measure "$tmp/$1" zstd "$clevel" "$2" "$3")"$'\n'; done
-      read -r c d r s <<<"$(median_cells <<<"$out")"
-      echo "| $1 $2/$3 | $clevel | $c | $d | $r | ${s//_/ } |"
+      read -r c e d r s <<<"$(median_cells <<<"$out")"
+      echo "| $1 $2/$3 | $clevel | $c | $e | $d | $r | ${s//_/ } |"
     done
   done
   exit 0
 fi
 
-echo "| data | setting | comp (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size: frame / chunks (as is) |"
-echo "|---|---|---|---|---|---|"
+echo "| data | setting | comp: Writer (as is / ≥15 MB) | comp: EncodeAll (as is / ≥15 MB) | decomp: DecodeAll (as is / ≥15 MB) | decomp: Reader (as is / ≥15 MB) | size: frame / chunks (as is) |"
+echo "|---|---|---|---|---|---|---|"
 for row in "${rows[@]}"; do
   if [ -n "${ONLY:-}" ] && ! grep -Eq -- "$ONLY" <<<"$row"; then continue; fi
   set -- $row
@@ -129,7 +131,7 @@ for row in "${rows[@]}"; do
     for _ in $(seq "$rounds"); do out+="$(measure "$f" "$2" "$3" "$4" "$5")"$'\n'; done
     cells+=("$(median_cells <<<"$out")")
   done
-  read -r c1 d1 r1 s1 <<<"${cells[0]}"
-  read -r c2 d2 r2 s2 <<<"${cells[1]}"
-  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $d1 / $d2 | $r1 / $r2 | ${s1//_/ } |"
+  read -r c1 e1 d1 r1 s1 <<<"${cells[0]}"
+  read -r c2 e2 d2 r2 s2 <<<"${cells[1]}"
+  echo "| $1 ($(stat -c %s "$tmp/$1") B) | $2 $3 $4 ts$5 | $c1 / $c2 | $e1 / $e2 | $d1 / $d2 | $r1 / $r2 | ${s1//_/ } |"
 done

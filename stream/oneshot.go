@@ -26,10 +26,7 @@ func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	if _, err := w.Write(src); err != nil {
-		return dst, err
-	}
-	if err := w.Close(); err != nil {
+	if err := w.closeWith(src); err != nil {
 		return dst, err
 	}
 	return mw.buf, nil

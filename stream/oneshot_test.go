@@ -250,3 +250,46 @@ func TestDecodeAllCapsOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestEncodeAllMatchesWriter: EncodeAll, which compresses every chunk of
+// its source where it lies (the last, short one too), writes the frame a
+// Writer writes from the same bytes in small pieces (which it copies),
+// at concurrency 1, 2 and 4, for sources shorter than a chunk, of whole
+// chunks, and of whole chunks and a short one; the source is left as it
+// was and decodes back.
+func TestEncodeAllMatchesWriter(t *testing.T) {
+	data := testData(t)
+	const chunk = 50_000
+	for _, n := range []int{1, 2, 4} {
+		for _, size := range []int{0, 1, 777, chunk, 3 * chunk, 3*chunk + 777, len(data)} {
+			src := data[:min(size, len(data))]
+			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
+			// A seekable destination, as EncodeAll's: the header patched.
+			small := &memWriter{}
+			w, err := NewWriter(small, opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for p := src; len(p) > 0; p = p[min(1000, len(p)):] {
+				w.Write(p[:min(1000, len(p))])
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			kept := bytes.Clone(src)
+			frame, err := EncodeAll(src, []byte("dst"), opts...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(frame[:3]) != "dst" || !bytes.Equal(frame[3:], small.buf) {
+				t.Errorf("concurrency %d, %d bytes: EncodeAll's frame differs from the Writer's", n, len(src))
+			}
+			if !bytes.Equal(src, kept) {
+				t.Fatalf("concurrency %d, %d bytes: EncodeAll changed its source", n, len(src))
+			}
+			if got, err := DecodeAll(frame[3:], nil); err != nil || !bytes.Equal(got, src) {
+				t.Fatalf("concurrency %d, %d bytes: %v", n, len(src), err)
+			}
+		}
+	}
+}

@@ -294,6 +294,33 @@ func (w *Writer) submitBorrowed(chunk []byte) error {
 	return w.check()
 }
 
+// closeWith writes p, the stream's last bytes, and closes the Writer. A
+// fresh Writer (nothing written yet) compresses every chunk of p where it
+// lies, the last, short one too, where Write copies that one: EncodeAll's
+// source is the caller's until it returns, and the copy cost a tenth of
+// the time of a 1 MB input compressing 60:1.
+func (w *Writer) closeWith(p []byte) error {
+	if len(w.cur) == 0 && w.check() == nil {
+		whole := len(p) / w.opts.chunkSize * w.opts.chunkSize
+		if _, err := w.Write(p[:whole]); err != nil {
+			w.Close()
+			return err
+		}
+		if p = p[whole:]; len(p) > 0 {
+			if err := w.submitBorrowed(p); err != nil {
+				w.Close()
+				return err
+			}
+			p = nil
+		}
+	}
+	if _, err := w.Write(p); err != nil {
+		w.Close()
+		return err
+	}
+	return w.Close()
+}
+
 // prepare starts the frame before a chunk of n bytes is compressed, and
 // the pipeline with the first full chunk: a short stream, or a Flush
 // before a chunk fills, is compressed in the calling goroutine (its
