@@ -46,6 +46,18 @@ func repeatValue(v []byte, n int) []byte { return bytes.Repeat(v, n/len(v)) }
 
 var allTiers = []Tier{TierFastest, TierDefault, TierBetter, TierBest}
 
+// chooseAt returns the parameters the tier's automatic mode, nothing
+// fixed, chooses for src.
+func chooseAt(t *testing.T, tier Tier, src []byte) CParams {
+	t.Helper()
+	a := DefaultAuto(tier)
+	p, err := ChooseCParams(src, &a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestAutoChoices: on data of known structure the probe finds it.
 func TestAutoChoices(t *testing.T) {
 	shuffled := func(p CParams) bool {
@@ -366,11 +378,7 @@ func TestAutoNoiseAcceleration(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, tier := range allTiers {
-			a := DefaultAuto(tier)
-			p, err := ChooseCParams(in.data, &a)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := chooseAt(t, tier, in.data)
 			want := 0
 			if in.noise && tier == TierFastest {
 				want = tiers[TierFastest].noiseAccel
@@ -450,11 +458,7 @@ func TestAutoRawNoise(t *testing.T) {
 	}
 	for _, in := range inputs {
 		for _, tier := range allTiers {
-			a := DefaultAuto(tier)
-			p, err := ChooseCParams(in.data, &a)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := chooseAt(t, tier, in.data)
 			if !in.raw || tier != TierFastest {
 				if p.Filters != bd || p.LZ4Acceleration != 0 {
 					t.Errorf("%s, %v tier: filters %v acceleration %d, want shuffle+bytedelta/4 as C-Blosc2 accelerates", in.name, tier, p.Filters, p.LZ4Acceleration)

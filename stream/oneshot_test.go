@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strings"
@@ -107,6 +108,24 @@ func TestDecodeAllReportsFirstBadChunk(t *testing.T) {
 	}
 }
 
+// writeInPieces writes data to dst through a Writer made with opts, in
+// Writes of 1000 bytes (which it copies), and closes it.
+func writeInPieces(t *testing.T, dst io.Writer, data []byte, opts ...WriterOption) {
+	t.Helper()
+	w, err := NewWriter(dst, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := data; len(p) > 0; p = p[min(1000, len(p)):] {
+		if _, err := w.Write(p[:min(1000, len(p))]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestWriteDoesNotRetainBuffer: Write compresses whole chunks of a large
 // buffer where they lie, yet the buffer is the caller's again when Write
 // returns: it is overwritten at once, and the stream still holds what was
@@ -119,19 +138,11 @@ func TestWriteDoesNotRetainBuffer(t *testing.T) {
 		for _, lead := range []int{0, 777} {
 			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
 			var small bytes.Buffer
-			w, err := NewWriter(&small, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for p := data; len(p) > 0; p = p[min(1000, len(p)):] {
-				w.Write(p[:min(1000, len(p))])
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			writeInPieces(t, &small, data, opts...)
 
 			var big bytes.Buffer
-			if w, err = NewWriter(&big, opts...); err != nil {
+			w, err := NewWriter(&big, opts...)
+			if err != nil {
 				t.Fatal(err)
 			}
 			buf := bytes.Clone(data)
@@ -266,16 +277,7 @@ func TestEncodeAllMatchesWriter(t *testing.T) {
 			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
 			// A seekable destination, as EncodeAll's: the header patched.
 			small := &memWriter{}
-			w, err := NewWriter(small, opts...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for p := src; len(p) > 0; p = p[min(1000, len(p)):] {
-				w.Write(p[:min(1000, len(p))])
-			}
-			if err := w.Close(); err != nil {
-				t.Fatal(err)
-			}
+			writeInPieces(t, small, src, opts...)
 			kept := bytes.Clone(src)
 			frame, err := EncodeAll(src, []byte("dst"), opts...)
 			if err != nil {
