@@ -16,9 +16,13 @@ import (
 // EncodeAll compresses src into one complete contiguous frame (header
 // patched, index and trailer written), appends it to dst and returns the
 // extended slice. The source comes first, as in klauspost/compress's
-// zstd.Encoder.EncodeAll(src, dst). Small buffers
-// are compressed with one goroutine; the options are NewWriter's, so by
+// zstd.Encoder.EncodeAll(src, dst). Every chunk of src, the last and
+// shorter one too, is compressed where it lies, never copied (a
+// Writer's Write copies what it leaves short of a chunk); src is only
+// read, and not kept once EncodeAll returns. Small buffers are
+// compressed with one goroutine; the options are NewWriter's, so by
 // default each chunk's parameters are the automatic mode's (WithTier).
+// The frame is the one a Writer writes to a seekable destination.
 func EncodeAll(src, dst []byte, opts ...WriterOption) ([]byte, error) {
 	opts = append([]WriterOption{WithConcurrency(1)}, opts...)
 	mw := &memWriter{buf: dst, base: len(dst), pos: len(dst)}
