@@ -676,9 +676,11 @@ func (a *Auto) rawNoise(mid []byte, best candidate, z int) (candidate, bool) {
 	if accel == 0 || !hasByteDelta(best.filters) || !a.codecOpen() || 2*z <= len(mid) {
 		return best, false
 	}
+	if raw := a.sizes(mid, []candidate{{ts: 1}})[0]; raw <= len(mid)-len(mid)/noiseSaving {
+		return best, false
+	}
 	fast := candidate{ts: best.ts, filters: Pipeline(Filter{ID: Shuffle}), accel: accel}
-	n := a.sizes(mid, []candidate{{ts: 1}, fast})
-	if raw, shuf := n[0], n[1]; raw <= len(mid)-len(mid)/noiseSaving || shuf > z+z/rawNoiseSlack {
+	if a.sizes(mid, []candidate{fast})[0] > z+z/rawNoiseSlack {
 		return best, false
 	}
 	return fast, true
