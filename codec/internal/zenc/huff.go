@@ -123,8 +123,12 @@ func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
 // returns the longest.
 func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
 	// The leaves, largest count first, smaller values first among equal
-	// counts: sorted by stable passes over 8 bits of count at a time, the
-	// low bits first, as many as the largest count has.
+	// counts: sorted by stable passes over the count's digits, the low
+	// digit first, as few passes as the largest count allows (one for
+	// counts under 256) of digits as narrow as they can be. Narrow digits
+	// keep the table of where each digit's symbols start short and spread
+	// close counts over several entries: the increments of one entry wait
+	// on each other.
 	var syms [256]uint8
 	m, largest := 0, uint32(0)
 	for s, c := range h.count[:maxSym+1] {
@@ -136,16 +140,23 @@ func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
 	}
 	var sorted [256]uint8
 	from, to := &syms, &sorted
-	for shift := 0; shift < bits.Len32(largest); shift += 8 {
-		var start [257]uint16
+	width := bits.Len32(largest)
+	passes := (width + 7) / 8
+	width = (width + passes - 1) / passes
+	mask := uint32(1)<<width - 1
+	for shift := 0; passes > 0; passes, shift = passes-1, shift+width {
+		var start [256]uint16
 		for _, s := range from[:m] {
-			start[255-(h.count[s]>>shift)&255+1]++
+			start[mask-(h.count[s]>>shift)&mask]++
 		}
-		for d := 1; d < len(start); d++ {
-			start[d] += start[d-1]
+		// The sum runs in a register: read back from the table, each
+		// sum would wait on the store before it.
+		sum := uint16(0)
+		for d, n := range start[:mask+1] {
+			start[d], sum = sum, sum+n
 		}
 		for _, s := range from[:m] {
-			d := 255 - (h.count[s]>>shift)&255
+			d := mask - (h.count[s]>>shift)&mask
 			to[start[d]] = s
 			start[d]++
 		}
@@ -407,28 +418,55 @@ func (h *huffCoder) compressWeights(dst []byte, w []uint8) ([]byte, bool) {
 // backwards, meets the first first; then the end mark.
 //
 // As libzstd's HUF_encodeSymbol, the stream's bits are gathered in the
-// top of acc, each code shifting the ones before it down and taking its
-// place, and their number in the low 8 bits of bits: a code is one
-// shift, one or and one add, its length read from its own low bits,
-// which the codes after it shift out (four codes and the 7 bits a flush
-// leaves are at most 51 bits: they never reach the top bits flushed).
+// top of a 64-bit word, each code shifting the ones before it down and
+// taking its place, and their number in the low 8 bits of a count: a
+// code is one shift, one or and one add, its length read from its own low
+// 4 bits, which the codes after it shift out. As libzstd's
+// HUF_compress1X_usingCTable_internal_body_loop, the codes go in rounds
+// of 2×huffRound: the first huffRound into the stream's word, then, once
+// that is flushed, the next huffRound into a second word that starts
+// empty, so that their shifts do not wait on the first's, and that is
+// merged into the first with one shift. A flush leaves at most 7 bits, so
+// a word holds 7 and huffRound codes of at most huffMaxBits (62 bits):
+// the last code of each round is written without its length bits, which
+// would otherwise lie under bits still to be flushed.
 func (h *huffCoder) stream(dst, lits []byte) []byte {
 	dst = slices.Grow(dst, len(lits)*huffMaxBits/8+16)
 	buf, pos := dst[:cap(dst)], len(dst)
 	acc, bits := uint64(0), uint64(0)
 	code := &h.code
 	i := len(lits)
-	for ; i&3 != 0; i-- {
+	for ; i%huffRound != 0; i-- {
 		c := code[lits[i-1]]
 		acc, bits = acc>>(c&63)|c, bits+c
 	}
-	pos, bits = flushTop(buf, pos, acc, bits)
-	for ; i > 0; i -= 4 {
-		c0, c1, c2, c3 := code[lits[i-1]], code[lits[i-2]], code[lits[i-3]], code[lits[i-4]]
+	if i%(2*huffRound) != 0 {
+		c0, c1, c2, c3, c4 := code[lits[i-1]], code[lits[i-2]], code[lits[i-3]], code[lits[i-4]], code[lits[i-5]]
+		pos, bits = flushTop(buf, pos, acc, bits)
 		acc, bits = acc>>(c0&63)|c0, bits+c0
 		acc, bits = acc>>(c1&63)|c1, bits+c1
 		acc, bits = acc>>(c2&63)|c2, bits+c2
 		acc, bits = acc>>(c3&63)|c3, bits+c3
+		acc, bits = acc>>(c4&63)|c4&^0xFF, bits+c4
+		i -= huffRound
+	}
+	pos, bits = flushTop(buf, pos, acc, bits)
+	for ; i > 0; i -= 2 * huffRound {
+		l := lits[i-2*huffRound : i]
+		c0, c1, c2, c3, c4 := code[l[9]], code[l[8]], code[l[7]], code[l[6]], code[l[5]]
+		acc, bits = acc>>(c0&63)|c0, bits+c0
+		acc, bits = acc>>(c1&63)|c1, bits+c1
+		acc, bits = acc>>(c2&63)|c2, bits+c2
+		acc, bits = acc>>(c3&63)|c3, bits+c3
+		acc, bits = acc>>(c4&63)|c4&^0xFF, bits+c4
+		pos, bits = flushTop(buf, pos, acc, bits)
+		d0, d1, d2, d3, d4 := code[l[4]], code[l[3]], code[l[2]], code[l[1]], code[l[0]]
+		acc2, bits2 := d0, d0
+		acc2, bits2 = acc2>>(d1&63)|d1, bits2+d1
+		acc2, bits2 = acc2>>(d2&63)|d2, bits2+d2
+		acc2, bits2 = acc2>>(d3&63)|d3, bits2+d3
+		acc2, bits2 = acc2>>(d4&63)|d4&^0xFF, bits2+d4
+		acc, bits = acc>>(bits2&63)|acc2, bits+bits2&0xFF
 		pos, bits = flushTop(buf, pos, acc, bits)
 	}
 	// The end mark: a code 1 of length 1.
@@ -437,6 +475,9 @@ func (h *huffCoder) stream(dst, lits []byte) []byte {
 	pos, bits = flushTop(buf, pos, acc, bits)
 	return buf[:pos+int(bits+7)/8]
 }
+
+// huffRound is how many codes a word of stream gathers between flushes.
+const huffRound = 5
 
 // flushTop stores the n bits gathered in the top of acc (n in the low 8
 // bits of bits, at most 63, more than 0 unless acc is 0) at buf[pos:],

@@ -3,6 +3,7 @@ package zenc
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/klauspost/compress/huff0"
@@ -149,4 +150,45 @@ func FuzzHuff(f *testing.F) {
 			t.Fatal("huff0 decodes other literals")
 		}
 	})
+}
+
+// TestHuffStreamRounds: the stream's words gather five codes between
+// flushes, the last of each round written without its length bits, which
+// matters when the five are long (62 bits with the 7 a flush leaves).
+// Literals whose rarest symbols get the longest codes allowed (11 bits),
+// placed side by side at every offset against the rounds, in every
+// remainder of the length modulo ten and in one stream and four, decode
+// back with huff0.
+func TestHuffStreamRounds(t *testing.T) {
+	var base []byte
+	for s, c := range []int{4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1, 1} {
+		base = append(base, bytes.Repeat([]byte{byte(s)}, c)...)
+	}
+	var h huffCoder
+	long := 0
+	for extra := range 20 {
+		for at := range 12 {
+			// The 24 rarest literals side by side, at a position that
+			// moves by one against the rounds from case to case.
+			rare := base[len(base)-24:]
+			lits := slices.Concat(base[:len(base)-24], bytes.Repeat([]byte{0}, extra))
+			cut := len(lits) - 100 - at
+			lits = slices.Concat(lits[:cut], rare, lits[cut:])
+			for _, single := range []bool{true, false} {
+				out, rle := h.compress(lits, single)
+				if rle || out == nil {
+					t.Fatalf("%d literals: not Huffman-coded", len(lits))
+				}
+				if h.nbBits[13] == huffMaxBits {
+					long++
+				}
+				if got := huffDecode(t, out, len(lits), single); !bytes.Equal(got, lits) {
+					t.Fatalf("%d literals, rare ones at %d, single %v: huff0 decodes other literals", len(lits), cut, single)
+				}
+			}
+		}
+	}
+	if long == 0 {
+		t.Fatal("no case had 11-bit codes")
+	}
 }
