@@ -359,14 +359,17 @@ func (e *Encoder) startFrame(p params, n int) {
 		e.chain = growTable(e.chain, 1<<p.chainLog)
 	}
 	if !e.sparse && !cleared {
-		// Not for the indices' sake: clearing the tables runs through
-		// them in order, ahead of the search's scattered loads (4-14%
-		// faster on the logs at levels 5-9). After a frame compressed
-		// more than 32:1, whose search touched few entries, it is
-		// skipped: for a 421 KB block of timestamps at level 7 it
-		// cleared 6 MB and took a tenth of the time.
-		clear(e.hash)
-		if p.strategy != stratFast {
+		// Not for the indices' sake: clearing a table runs through it
+		// in order, ahead of the search's scattered loads (4-14% faster
+		// on the logs at levels 5-9). After a frame compressed more than
+		// 32:1, whose search touched few entries, it is skipped: for a
+		// 421 KB block of timestamps at level 7 it cleared 6 MB and took
+		// a tenth of the time. So is a table of more entries than the
+		// frame has bytes, which its search cannot touch all of.
+		if len(e.hash) <= n {
+			clear(e.hash)
+		}
+		if p.strategy != stratFast && len(e.chain) <= n {
 			clear(e.chain)
 		}
 	}
