@@ -263,7 +263,8 @@ type btFinder struct {
 	attempts          int
 	sufficient        uint32 // a match longer than this is taken at once
 	base              uint32
-	next, next3       int // the first positions not yet in the tree, the 3-byte table
+	next, next3       int    // the first positions not yet in the tree, the 3-byte table
+	ahead             uint32 // see matches
 	ms                [optNum + 3]optMatch
 }
 
@@ -291,7 +292,7 @@ func (b *btFinder) insert(src []byte, ip, end int) int {
 			break // equal so far: neither smaller nor larger
 		}
 		var more bool
-		if m, more = w.link(tree, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+		if w, m, more = w.link(tree, btMask, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
 			break
 		}
 	}
@@ -315,6 +316,12 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 		i += b.insert(src, i, end)
 	}
 	b.next = ip
+	if ip+1 <= end-8 {
+		// The hash table's slot of the position the parser asks for
+		// next, loaded now: its cache miss (the table of a 1 MiB block at
+		// level 22 is 8 MB) overlaps this search instead of the next.
+		b.ahead = b.hash[b.h.at(src, ip+1)]
+	}
 	ms := b.ms[:]
 	minMatch := min(b.mls, 4)
 	n := 0
@@ -380,7 +387,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 			}
 		}
 		var more bool
-		if m, more = w.link(tree, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+		if w, m, more = w.link(tree, btMask, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
 			break
 		}
 	}

@@ -82,7 +82,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 			}
 		}
 		var more bool
-		if m, more = w.link(chain, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+		if w, m, more = w.link(chain, btMask, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
 			break
 		}
 	}
@@ -107,7 +107,7 @@ func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow ui
 			break // equal so far: neither smaller nor larger
 		}
 		var more bool
-		if m, more = w.link(chain, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
+		if w, m, more = w.link(chain, btMask, m, ml, src[pos+ml] < src[ip+ml], btLow); !more {
 			break
 		}
 	}
@@ -126,44 +126,44 @@ func treeLow(curr, btMask uint32) uint32 {
 // treeWalk is a walk down a tree that inserts a position: the slots
 // where its next smaller and next larger candidates are to be linked
 // (-1: none), and how many bytes every further candidate on either side
-// shares with the position's string.
+// shares with the position's string. Its four fields and its methods'
+// value receivers let the compiler keep a walk in registers.
 type treeWalk struct {
-	btMask                uint32
 	smaller, larger       int
 	lenSmaller, lenLarger int
 }
 
 func newTreeWalk(curr, btMask uint32) treeWalk {
 	s := int(2 * (curr & btMask))
-	return treeWalk{btMask: btMask, smaller: s, larger: s + 1}
+	return treeWalk{smaller: s, larger: s + 1}
 }
 
 // link links candidate m, which shares ml bytes with the position's
 // string and sorts before it when less, on its side, and returns the
-// next candidate on that side; more is false when m is the tree's
-// oldest (at or below btLow), where the walk stops.
-func (w *treeWalk) link(chain []uint32, m uint32, ml int, less bool, btLow uint32) (next uint32, more bool) {
-	s := int(2 * (m & w.btMask))
+// walk on and the next candidate on that side; more is false when m is
+// the tree's oldest (at or below btLow), where the walk stops.
+func (w treeWalk) link(chain []uint32, btMask, m uint32, ml int, less bool, btLow uint32) (_ treeWalk, next uint32, more bool) {
+	s := int(2 * (m & btMask))
 	if less {
 		chain[w.smaller], w.lenSmaller = m, ml
 		if m <= btLow {
 			w.smaller = -1
-			return 0, false
+			return w, 0, false
 		}
 		w.smaller = s + 1
-		return chain[s+1], true
+		return w, chain[s+1], true
 	}
 	chain[w.larger], w.lenLarger = m, ml
 	if m <= btLow {
 		w.larger = -1
-		return 0, false
+		return w, 0, false
 	}
 	w.larger = s
-	return chain[s], true
+	return w, chain[s], true
 }
 
 // close ends the walk's links on both sides.
-func (w *treeWalk) close(chain []uint32) {
+func (w treeWalk) close(chain []uint32) {
 	if w.smaller >= 0 {
 		chain[w.smaller] = 0
 	}
