@@ -243,6 +243,16 @@ inserted:
 	MOVB $1, searchState_nextHashed(DI)
 	MOVL (R8)(AX*4), BX
 
+	// The hash table's slot of ip+1, fetched now (the lazy search asks
+	// for it next): its cache miss overlaps this walk.
+	LEAQ       1(R10), DX
+	CMPQ       DX, searchState_ilimit(DI)
+	JG         prefetched
+	HASH(DX, CX)
+	PREFETCHT0 (R8)(CX*4)
+
+prefetched:
+
 	// minChain: the oldest index the chain still holds.
 	MOVL R10, CX
 	ADDL searchState_base(DI), CX
