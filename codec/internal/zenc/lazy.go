@@ -39,6 +39,7 @@ type finder struct {
 	nextHashed bool
 	tree       bool
 	btMask     uint32 // the tree's: 2*(btMask+1) entries of chain
+	ahead      uint32 // see treeBest
 }
 
 // add inserts the positions from i to end (excluded), only i while
