@@ -38,6 +38,19 @@ func (h hasher) at(src []byte, i int) uint32 {
 	return uint32((u<<(h.in&63))*h.prime>>(h.out&63)) & h.tableMask
 }
 
+// ahead returns table's entry for position ip+1 where src[ip+1:] may be
+// hashed (ip+1 <= end-8), else 0. The searches of the binary trees load
+// it before they search ip and keep it, as the parser asks for ip+1
+// next: the load's cache miss (a 1 MiB block's table at level 22 is 8
+// MB) overlaps this search instead of the next. lazyAsm prefetches the
+// same entry.
+func (h hasher) ahead(table []uint32, src []byte, ip, end int) uint32 {
+	if ip+1 > end-8 {
+		return 0
+	}
+	return table[h.at(src, ip+1)]
+}
+
 // matchLen returns how many bytes from src[a:] and src[b:] (a < b) are
 // equal, up to end (at most len(src): the loads stay below it).
 func matchLen(src []byte, a, b, end int) int {

@@ -164,13 +164,13 @@ func TestHuffStreamRounds(t *testing.T) {
 	for s, c := range []int{4096, 2048, 1024, 512, 256, 128, 64, 32, 16, 8, 4, 2, 1, 1} {
 		base = append(base, bytes.Repeat([]byte{byte(s)}, c)...)
 	}
+	// The 24 rarest literals, placed side by side at a position that
+	// moves by one against the rounds from case to case.
+	rare := base[len(base)-24:]
 	var h huffCoder
 	long := 0
 	for extra := range 20 {
 		for at := range 12 {
-			// The 24 rarest literals side by side, at a position that
-			// moves by one against the rounds from case to case.
-			rare := base[len(base)-24:]
 			lits := slices.Concat(base[:len(base)-24], bytes.Repeat([]byte{0}, extra))
 			cut := len(lits) - 100 - at
 			lits = slices.Concat(lits[:cut], rare, lits[cut:])

@@ -264,7 +264,7 @@ type btFinder struct {
 	sufficient        uint32 // a match longer than this is taken at once
 	base              uint32
 	next, next3       int    // the first positions not yet in the tree, the 3-byte table
-	ahead             uint32 // see matches
+	ahead             uint32 // hasher.ahead's load, kept
 	ms                [optNum + 3]optMatch
 }
 
@@ -316,12 +316,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 		i += b.insert(src, i, end)
 	}
 	b.next = ip
-	if ip+1 <= end-8 {
-		// The hash table's slot of the position the parser asks for
-		// next, loaded now: its cache miss (the table of a 1 MiB block at
-		// level 22 is 8 MB) overlaps this search instead of the next.
-		b.ahead = b.hash[b.h.at(src, ip+1)]
-	}
+	b.ahead = b.h.ahead(b.hash, src, ip, end)
 	ms := b.ms[:]
 	minMatch := min(b.mls, 4)
 	n := 0

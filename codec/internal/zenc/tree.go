@@ -35,11 +35,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 		hash[h] = idx
 	}
 	h := f.h.at(src, ip)
-	if ip+1 <= end-8 {
-		// The hash table's slot of ip+1, loaded now (the lazy search
-		// asks for it next): its cache miss overlaps this search.
-		f.ahead = hash[f.h.at(src, ip+1)]
-	}
+	f.ahead = f.h.ahead(hash, src, ip, end)
 	curr := uint32(ip) + base
 	btLow := treeLow(curr, btMask)
 	unsortLimit := max(btLow, base)
