@@ -451,7 +451,21 @@ func (h *huffCoder) stream(dst, lits []byte) []byte {
 		i -= huffRound
 	}
 	pos, bits = flushTop(buf, pos, acc, bits)
-	for ; i > 0; i -= 2 * huffRound {
+	pos, acc, bits = huffRounds(buf, pos, acc, bits, lits[:i], code)
+	// The end mark: a code 1 of length 1.
+	const mark = 1<<63 | 1
+	acc, bits = acc>>1|mark, bits+mark
+	pos, bits = flushTop(buf, pos, acc, bits)
+	return buf[:pos+int(bits+7)/8]
+}
+
+// huffRoundsGo writes the codes of lits, whose length is a multiple of
+// 2×huffRound, into the stream at buf[pos:] (acc and bits as stream
+// keeps them, flushed), from the last to the first, in rounds as stream
+// describes, and returns the stream's position, word and count after
+// them, flushed. huffRoundsAsm is its twin.
+func huffRoundsGo(buf []byte, pos int, acc, bits uint64, lits []byte, code *[256]uint64) (int, uint64, uint64) {
+	for i := len(lits); i > 0; i -= 2 * huffRound {
 		l := lits[i-2*huffRound : i]
 		c0, c1, c2, c3, c4 := code[l[9]], code[l[8]], code[l[7]], code[l[6]], code[l[5]]
 		acc, bits = acc>>(c0&63)|c0, bits+c0
@@ -469,11 +483,7 @@ func (h *huffCoder) stream(dst, lits []byte) []byte {
 		acc, bits = acc>>(bits2&63)|acc2, bits+bits2&0xFF
 		pos, bits = flushTop(buf, pos, acc, bits)
 	}
-	// The end mark: a code 1 of length 1.
-	const mark = 1<<63 | 1
-	acc, bits = acc>>1|mark, bits+mark
-	pos, bits = flushTop(buf, pos, acc, bits)
-	return buf[:pos+int(bits+7)/8]
+	return pos, acc, bits
 }
 
 // huffRound is how many codes a word of stream gathers between flushes.

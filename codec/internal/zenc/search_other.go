@@ -2,8 +2,9 @@
 
 package zenc
 
-// fast, dfast and lazy run the searches in Go, and encode codes the
-// sequences in Go, where they have no assembly twins.
+// fast, dfast and lazy run the searches in Go, encode codes the
+// sequences and huffRounds the literals in Go, where they have no
+// assembly twins.
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	e.fastGo(src, start, end, p)
 }
@@ -18,4 +19,8 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 
 func (c *seqCoder) encode(buf []byte, seqs []seq, codes [][3]uint8) {
 	c.encodeGo(buf, seqs, codes)
+}
+
+func huffRounds(buf []byte, pos int, acc, bits uint64, lits []byte, code *[256]uint64) (int, uint64, uint64) {
+	return huffRoundsGo(buf, pos, acc, bits, lits, code)
 }
