@@ -68,15 +68,15 @@ func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
 	// Four counts, so that runs of one value do not wait on their own
 	// increments.
 	var c4 [4][256]uint32
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		c4[0][lits[i]]++
-		c4[1][lits[i+1]]++
-		c4[2][lits[i+2]]++
-		c4[3][lits[i+3]]++
+	l := lits
+	for ; len(l) >= 4; l = l[4:] {
+		c4[0][l[0]]++
+		c4[1][l[1]]++
+		c4[2][l[2]]++
+		c4[3][l[3]]++
 	}
-	for ; i < n; i++ {
-		c4[0][lits[i]]++
+	for _, b := range l {
+		c4[0][b]++
 	}
 	maxSym, largest := 0, uint32(0)
 	for s := range h.count {
