@@ -41,9 +41,6 @@ const (
 	// indices, within 31 bits so that they are ints on 32-bit machines.
 	firstIndex = 2
 	maxIndex   = 1 << 30
-	// sparseRatio: after a frame compressed more than this, the next
-	// one's tables are not cleared (EncodeAll).
-	sparseRatio = 32
 )
 
 // Encoder holds a match finder's tables and the entropy stage's scratch,
@@ -54,16 +51,15 @@ type Encoder struct {
 	// keep them from frame to frame: an index below the frame's base is
 	// an earlier frame's and no candidate (libzstd's window, continued
 	// from one compression to the next, ZSTDirp_continue). A frame
-	// needs no clean tables then, and after a sparse frame they are not
-	// cleared (EncodeAll): clearing them for every frame cost the
-	// shuffled timestamps a tenth of the time at levels 5-11 (6 MB for
-	// a 421 KB block at level 7), and made a process's first frames
-	// fault in pages their searches never touched.
+	// needs no clean tables then, and libzstd clears none: clearing
+	// them for every frame cost the shuffled timestamps a tenth of the
+	// time at levels 5-11 (6 MB for a 421 KB block at level 7), and a
+	// 32 KiB block at level 3 7-10% (its 128 KB short table), with no
+	// level or input faster for it on a 2 MiB-L2 Xeon (session 29).
 	hash   []uint32
 	chain  []uint32
 	hash3  []uint32
 	base   uint32 // the index of the next frame's first position
-	sparse bool   // the last frame compressed more than sparseRatio:1
 	finder finder
 	seqs   []seq // the block's: offset values, match lengths minus 3
 	lits   []byte
@@ -276,7 +272,6 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 	if !ok || len(src) > maxInput || p.tableBytes() > maxTables {
 		return dst, ErrUnsupported
 	}
-	frameStart := len(dst)
 	dst = frameHeader(dst, len(src))
 	if len(src) == 0 {
 		return appendUint24(dst, 1), nil // one empty last raw block
@@ -314,7 +309,6 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 		dst, err = e.block(dst, src, start, end, p, end == len(src))
 	}
 	e.base += uint32(len(src))
-	e.sparse = (len(dst)-frameStart)*sparseRatio < len(src)
 	return dst, err
 }
 
@@ -332,9 +326,9 @@ func (p params) tableBytes() int {
 
 // startFrame readies the tables for a frame of n bytes at p: it sets
 // base, its first position taking the chain's first slot as in new
-// tables, so that a frame touches the memory the one before it did; it
-// grows the hash table and the chain to p's sizes; and it clears them
-// unless the last frame was sparse.
+// tables, so that a frame touches the memory the one before it did; and
+// it grows the hash table and the chain to p's sizes. What they hold
+// from earlier frames are indices below base, no candidates.
 //
 // A frame's indices run from base to base+n, and btultra2's first pass
 // moves base by up to a block: where they would pass maxIndex, the
@@ -345,8 +339,7 @@ func (e *Encoder) startFrame(p params, n int) {
 		align = 1 << p.chainLog
 	}
 	base := (uint64(e.base) + align - 1) &^ (align - 1)
-	cleared := e.base == 0 || base+2*uint64(n) > maxIndex
-	if cleared {
+	if e.base == 0 || base+2*uint64(n) > maxIndex {
 		for _, t := range [][]uint32{e.hash, e.chain, e.hash3} {
 			clear(t[:cap(t)])
 		}
@@ -357,21 +350,6 @@ func (e *Encoder) startFrame(p params, n int) {
 	if p.strategy != stratFast {
 		// dfast's table of short hashes, or the hash chain.
 		e.chain = growTable(e.chain, 1<<p.chainLog)
-	}
-	if !e.sparse && !cleared {
-		// Not for the indices' sake: clearing a table runs through it
-		// in order, ahead of the search's scattered loads (4-14% faster
-		// on the logs at levels 5-9). After a frame compressed more than
-		// 32:1, whose search touched few entries, it is skipped: for a
-		// 421 KB block of timestamps at level 7 it cleared 6 MB and took
-		// a tenth of the time. So is a table of more entries than the
-		// frame has bytes, which its search cannot touch all of.
-		if len(e.hash) <= n {
-			clear(e.hash)
-		}
-		if p.strategy != stratFast && len(e.chain) <= n {
-			clear(e.chain)
-		}
 	}
 }
 
