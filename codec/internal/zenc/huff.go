@@ -123,48 +123,47 @@ func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
 // returns the longest.
 func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
 	// The leaves, largest count first, smaller values first among equal
-	// counts: sorted by stable passes over the count's digits, the low
-	// digit first, as few passes as the largest count allows (one for
-	// counts under 256) of digits as narrow as they can be. Narrow digits
-	// keep the table of where each digit's symbols start short and spread
-	// close counts over several entries: the increments of one entry wait
-	// on each other.
-	var syms [256]uint8
-	m, largest := 0, uint32(0)
+	// counts. Counts under 256 (nearly all of a block's symbols, unless
+	// its literals are long) are sorted in one stable pass on the count
+	// itself; the larger ones apart, before them: by insertion where they
+	// are few, else by stable passes over their digits. Sorting all of
+	// them by two digits spent most of its time in the high digit's
+	// pass, where the symbols under 256 all share the digit 0 and its
+	// table entry's increments wait on each other.
+	var small, large [256]uint8
+	ns, nl := 0, 0
+	largest := uint32(0)
 	for s, c := range h.count[:maxSym+1] {
-		if c != 0 {
-			syms[m] = uint8(s)
-			m++
+		switch {
+		case c == 0:
+		case c < 256:
+			small[ns] = uint8(s)
+			ns++
+		default:
+			large[nl] = uint8(s)
+			nl++
 			largest = max(largest, c)
 		}
 	}
+	m := ns + nl
 	var sorted [256]uint8
-	from, to := &syms, &sorted
-	width := bits.Len32(largest)
-	passes := (width + 7) / 8
-	width = (width + passes - 1) / passes
-	mask := uint32(1)<<width - 1
-	for shift := 0; passes > 0; passes, shift = passes-1, shift+width {
-		var start [256]uint16
-		for _, s := range from[:m] {
-			start[mask-(h.count[s]>>shift)&mask]++
-		}
-		// The sum runs in a register: read back from the table, each
-		// sum would wait on the store before it.
-		sum := uint16(0)
-		for d, n := range start[:mask+1] {
-			start[d], sum = sum, sum+n
-		}
-		for _, s := range from[:m] {
-			d := mask - (h.count[s]>>shift)&mask
-			to[start[d]] = s
-			start[d]++
-		}
-		from, to = to, from
-	}
 	nodes := &h.nodes
-	for k, s := range from[:m] {
-		nodes[k] = huffNode{count: h.count[s], sym: s}
+	if nl <= 16 {
+		for k, s := range large[:nl] {
+			c := h.count[s]
+			j := k
+			for ; j > 0 && nodes[j-1].count < c; j-- {
+				nodes[j] = nodes[j-1]
+			}
+			nodes[j] = huffNode{count: c, sym: s}
+		}
+	} else {
+		for k, s := range radixDesc(&large, &sorted, nl, &h.count, largest)[:nl] {
+			nodes[k] = huffNode{count: h.count[s], sym: s}
+		}
+	}
+	for k, s := range radixDesc(&small, &sorted, ns, &h.count, 255)[:ns] {
+		nodes[nl+k] = huffNode{count: h.count[s], sym: s}
 	}
 	// The tree, merging the two smallest nodes (leaves from the end of
 	// the sorted list, internal nodes in the order they were made; a
@@ -218,6 +217,38 @@ func (h *huffCoder) build(maxSym int, limit uint8) uint8 {
 		}
 	}
 	return maxBits
+}
+
+// radixDesc sorts the m symbols of from by count, largest first and
+// stable, no count above largest, in stable passes over the counts'
+// digits, as few as largest allows and as narrow as they can be: narrow
+// digits keep the table of where each digit's symbols start short and
+// spread close counts over several entries, whose increments wait on
+// each other. It returns from or to, whichever holds the result.
+func radixDesc(from, to *[256]uint8, m int, count *[256]uint32, largest uint32) *[256]uint8 {
+	width := bits.Len32(largest)
+	passes := (width + 7) / 8
+	width = (width + passes - 1) / passes
+	mask := uint32(1)<<width - 1
+	for shift := 0; passes > 0; passes, shift = passes-1, shift+width {
+		var start [256]uint16
+		for _, s := range from[:m] {
+			start[mask-(count[s]>>shift)&mask]++
+		}
+		// The sum runs in a register: read back from the table, each
+		// sum would wait on the store before it.
+		sum := uint16(0)
+		for d, n := range start[:mask+1] {
+			start[d], sum = sum, sum+n
+		}
+		for _, s := range from[:m] {
+			d := mask - (count[s]>>shift)&mask
+			to[start[d]] = s
+			start[d]++
+		}
+		from, to = to, from
+	}
+	return from
 }
 
 // limitHeight makes the code lengths of leaves (sorted by count, largest

@@ -86,6 +86,16 @@ func TestHuffLimit(t *testing.T) {
 		}
 		limit := huffLog(len(lits), maxSym)
 		maxBits := h.build(maxSym, limit)
+		// The leaves: every symbol counted, largest count first, smaller
+		// values first among equal counts.
+		for i, n := range h.nodes[:used] {
+			if n.count != h.count[n.sym] {
+				t.Fatalf("dist %d: leaf %d, symbol %d counted %d, holds %d", k, i, n.sym, h.count[n.sym], n.count)
+			}
+			if p := h.nodes[max(i-1, 0)]; i > 0 && !(p.count > n.count || p.count == n.count && p.sym < n.sym) {
+				t.Fatalf("dist %d: leaf %d, symbol %d counted %d, after symbol %d counted %d", k, i, n.sym, n.count, p.sym, p.count)
+			}
+		}
 		if maxBits > limit {
 			t.Fatalf("dist %d: longest code %d bits, limit %d", k, maxBits, limit)
 		}
