@@ -283,7 +283,7 @@ func (b *btFinder) insert(src []byte, ip, end int) int {
 	for n := b.attempts; n > 0 && m >= base; n-- {
 		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m - base)
-		ml += matchLen(src, pos+ml, ip+ml, end)
+		ml += treeMatchLen(src, pos+ml, ip+ml, end)
 		if ml > best {
 			best = ml
 			matchEnd = max(matchEnd, m+uint32(ml))
@@ -371,7 +371,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 	for k := b.attempts; k > 0 && m >= base; k-- {
 		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m - base)
-		ml += matchLen(src, pos+ml, ip+ml, end)
+		ml += treeMatchLen(src, pos+ml, ip+ml, end)
 		if ml > best {
 			matchEnd = max(matchEnd, m+uint32(ml))
 			best = ml

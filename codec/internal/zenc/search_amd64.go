@@ -159,3 +159,25 @@ func fastAsm(st *searchState)
 //
 //go:noescape
 func dfastAsm(st *searchState)
+
+// hasAVX2: matchLenOn compares 32 bytes a step.
+var hasAVX2 = cpuid.CPU.Supports(cpuid.AVX, cpuid.AVX2)
+
+// equalPrefixAVX2 returns how many of the n bytes at a and at b are
+// equal before the first that differs, comparing 32 at a time.
+//
+//go:noescape
+func equalPrefixAVX2(a, b *byte, n int) int
+
+// matchLenOn is matchLen(src, a, b, end) for a match whose first 16
+// bytes are equal (treeMatchLen): equalPrefixAVX2 where the CPU has
+// AVX2, matchLen elsewhere.
+//
+//go:noinline
+func matchLenOn(src []byte, a, b, end int) int {
+	if !hasAVX2 || end-b <= 16 {
+		return 16 + matchLen(src, a+16, b+16, end)
+	}
+	_ = src[end-1] // a+16 < b+16 < end <= len(src)
+	return 16 + equalPrefixAVX2(&src[a+16], &src[b+16], end-b-16)
+}

@@ -24,3 +24,8 @@ func (c *seqCoder) encode(buf []byte, seqs []seq, codes [][3]uint8) {
 func huffRounds(buf []byte, pos int, acc, bits uint64, lits []byte, code *[256]uint64) (int, uint64, uint64) {
 	return huffRoundsGo(buf, pos, acc, bits, lits, code)
 }
+
+//go:noinline
+func matchLenOn(src []byte, a, b, end int) int {
+	return 16 + matchLen(src, a+16, b+16, end)
+}

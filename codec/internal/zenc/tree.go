@@ -72,7 +72,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 	for ; nbCompares > 0 && m > base; nbCompares-- {
 		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m - base)
-		ml += matchLen(src, pos+ml, ip+ml, end)
+		ml += treeMatchLen(src, pos+ml, ip+ml, end)
 		if ml > best {
 			matchEnd = max(matchEnd, m+uint32(ml))
 			if 4*(ml-best) > bits.Len32(curr-m+1)-bits.Len32(offBase) {
@@ -103,7 +103,7 @@ func (f *finder) treeSort(src []byte, curr uint32, end int, nbCompares, btLow ui
 	for ; nbCompares > 0 && m > base; nbCompares-- {
 		ml := min(w.lenSmaller, w.lenLarger)
 		pos := int(m - base)
-		ml += matchLen(src, pos+ml, ip+ml, end)
+		ml += treeMatchLen(src, pos+ml, ip+ml, end)
 		if ip+ml == end {
 			break // equal so far: neither smaller nor larger
 		}
