@@ -585,9 +585,11 @@ func TestTierFromLevel(t *testing.T) {
 // better and best tiers (zstd's long matches over the whole block, as
 // zstd's own stream has them), 2 MiB ones at the default tier, and a
 // shorter chunk 2 MiB blocks, not halves (2.4 MB of the apache log in
-// halves was 4.3-6.1% larger); the fastest tier cuts every chunk in
-// 1 MiB blocks, two at least, and filtered chunks keep the tier's
-// typed block size.
+// halves was 4.3-6.1% larger), or one block where the second would
+// hold less than an eighth of the chunk (smaller than the two, since
+// the second starts without the first's history); the fastest tier
+// cuts every chunk in 1 MiB blocks, two at least, and filtered chunks
+// keep the tier's typed block size.
 func TestAutoTextBlocks(t *testing.T) {
 	text := testvec.LogText(4 << 20)
 	for _, tc := range []struct {
@@ -597,6 +599,9 @@ func TestAutoTextBlocks(t *testing.T) {
 	}{
 		{TierBetter, 4 << 20, 1}, {TierBest, 4 << 20, 1},
 		{TierBetter, 3 << 20, 2}, {TierBest, 1 << 20, 1}, {TierBest, 2 << 20, 1},
+		// 8/7 of 2 MiB is 2396745.1 bytes.
+		{TierBetter, 2396745, 1}, {TierBest, 2396745, 1}, {TierBetter, 2396746, 2}, {TierBest, 2396746, 2},
+		{TierDefault, 2396745, 2},
 		{TierDefault, 4 << 20, 2}, {TierDefault, 3 << 20, 2}, {TierDefault, 1 << 20, 1},
 		{TierFastest, 4 << 20, 4}, {TierFastest, 3 << 20, 3}, {TierFastest, 1 << 20, 2}, {TierFastest, 200 << 10, 2},
 	} {
@@ -615,6 +620,17 @@ func TestAutoTextBlocks(t *testing.T) {
 		if got := (tc.n + bs - 1) / bs; got != tc.blocks {
 			t.Errorf("%v, %d bytes of text: %d blocks of %d, want %d", tc.tier, tc.n, got, bs, tc.blocks)
 		}
+	}
+	// The one block is the smaller.
+	b := DefaultAuto(TierBetter)
+	one, err := ChooseCParams(text[:2300<<10], &b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := one
+	two.BlockSize = 2 << 20
+	if o, w := checkRoundTrip(t, "one block", text[:2300<<10], one), checkRoundTrip(t, "2 MiB blocks", text[:2300<<10], two); len(o) >= len(w) {
+		t.Errorf("2300 KiB of text: %d bytes in one block, %d in blocks of 2 MiB", len(o), len(w))
 	}
 	a := DefaultAuto(TierBest)
 	p, _ := ChooseCParams(synthF64(1<<19), &a)
