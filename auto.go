@@ -388,6 +388,9 @@ func (a *Auto) choose(src []byte) CParams {
 			// len(src) only.
 			bs = min(bs, max(32<<10, (len(src)+1)/2))
 		case len(src) < bs && 8*(len(src)-shortTextBlock) >= len(src):
+			// A short text chunk whose second 2 MiB block would hold
+			// at least an eighth of it; otherwise bs, the tier's,
+			// makes it one block (shortTextBlock).
 			bs = shortTextBlock
 		}
 		// A block of the whole chunk is named as such: 0 would mean

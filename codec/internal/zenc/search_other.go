@@ -3,8 +3,8 @@
 package zenc
 
 // fast, dfast and lazy run the searches in Go, encode codes the
-// sequences and huffRounds the literals in Go, where they have no
-// assembly twins.
+// sequences, huffRounds the literals and matchLenOn a long match's
+// length in Go, where they have no assembly twins.
 func (e *Encoder) fast(src []byte, start, end int, p params) {
 	e.fastGo(src, start, end, p)
 }
