@@ -39,7 +39,6 @@ type finder struct {
 	nextHashed bool
 	tree       bool
 	btMask     uint32 // the tree's: 2*(btMask+1) entries of chain
-	ahead      uint32 // hasher.ahead's load, kept
 }
 
 // add inserts the positions from i to end (excluded), only i while

@@ -263,8 +263,7 @@ type btFinder struct {
 	attempts          int
 	sufficient        uint32 // a match longer than this is taken at once
 	base              uint32
-	next, next3       int    // the first positions not yet in the tree, the 3-byte table
-	ahead             uint32 // hasher.ahead's load, kept
+	next, next3       int // the first positions not yet in the tree, the 3-byte table
 	ms                [optNum + 3]optMatch
 }
 
@@ -316,7 +315,7 @@ func (b *btFinder) matches(src []byte, ip, end int, rep *[3]uint32, ll0 bool) in
 		i += b.insert(src, i, end)
 	}
 	b.next = ip
-	b.ahead = b.h.ahead(b.hash, src, ip, end)
+	b.h.prefetchNext(b.hash, src, ip, end)
 	ms := b.ms[:]
 	minMatch := min(b.mls, 4)
 	n := 0

@@ -181,3 +181,8 @@ func matchLenOn(src []byte, a, b, end int) int {
 	_ = src[end-1] // a+16 < b+16 < end <= len(src)
 	return 16 + equalPrefixAVX2(&src[a+16], &src[b+16], end-b-16)
 }
+
+// prefetch asks for p's cache line without waiting for it.
+//
+//go:noescape
+func prefetch(p *uint32)

@@ -29,3 +29,5 @@ func huffRounds(buf []byte, pos int, acc, bits uint64, lits []byte, code *[256]u
 func matchLenOn(src []byte, a, b, end int) int {
 	return 16 + matchLen(src, a+16, b+16, end)
 }
+
+func prefetch(*uint32) {}

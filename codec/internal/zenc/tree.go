@@ -35,7 +35,7 @@ func (f *finder) treeBest(src []byte, ip, end int) (int, int) {
 		hash[h] = idx
 	}
 	h := f.h.at(src, ip)
-	f.ahead = f.h.ahead(hash, src, ip, end)
+	f.h.prefetchNext(hash, src, ip, end)
 	curr := uint32(ip) + base
 	btLow := treeLow(curr, btMask)
 	unsortLimit := max(btLow, base)
