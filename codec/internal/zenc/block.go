@@ -57,11 +57,12 @@ func (e *Encoder) literals(dst, lits []byte) []byte {
 	n := len(lits)
 	if n > 63 {
 		single := n < 256
-		out, rle := e.huff.compress(lits, single)
+		limit := n - max(minGain(n, e.minGainLog), n>>e.litGainLog)
+		out, rle := e.huff.compress(lits, single, limit)
 		switch {
 		case rle:
 			return append(rawLiteralsHeader(dst, 1, n), lits[0])
-		case out != nil && len(out) < n-max(minGain(n, e.minGainLog), n>>e.litGainLog):
+		case out != nil && len(out) < limit:
 			c := len(out)
 			switch {
 			case single:

@@ -61,9 +61,10 @@ func huffLog(n, maxSym int) uint8 {
 // compress returns the Huffman-coded literals section body of lits (more
 // than 63 bytes): the tree's description and one stream (single) or four
 // after their jump table, in h's own buffer; rle when lits is one value
-// repeated; nil when Huffman coding is not worth trying or does not fit
-// libzstd's limits (then they are stored raw).
-func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
+// repeated; nil when Huffman coding is not worth trying, does not fit
+// libzstd's limits, or would not be shorter than limit bytes (then they
+// are stored raw).
+func (h *huffCoder) compress(lits []byte, single bool, limit int) (out []byte, rle bool) {
 	n := len(lits)
 	// Four counts, so that runs of one value do not wait on their own
 	// increments.
@@ -96,6 +97,21 @@ func (h *huffCoder) compress(lits []byte, single bool) (out []byte, rle bool) {
 	maxBits := h.build(maxSym, huffLog(n, maxSym))
 	out = h.describe(h.out[:0], maxSym, maxBits)
 	if out == nil {
+		return nil, false
+	}
+	// The streams are at least their codes' bits and end marks long (a
+	// stream's bytes round them up, the four streams' more than their
+	// sum): where that already reaches limit, they are not written.
+	// At the fast strategy, which asks literals to save a sixteenth,
+	// that skips a third of the bitshuffled values' blocks.
+	total, streams, jump := 0, 1, 0
+	if !single {
+		streams, jump = 4, 6
+	}
+	for s, c := range h.count[:maxSym+1] {
+		total += int(c) * int(h.nbBits[s])
+	}
+	if len(out)+jump+(total+streams+7)/8 >= limit {
 		return nil, false
 	}
 	if single {

@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"bytes"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -122,7 +123,7 @@ func TestHuffLimit(t *testing.T) {
 			if !single && len(lits) < 256 {
 				continue
 			}
-			out, rle := h.compress(lits, single)
+			out, rle := h.compress(lits, single, math.MaxInt)
 			if rle || out == nil {
 				continue
 			}
@@ -146,7 +147,7 @@ func FuzzHuff(f *testing.F) {
 			return
 		}
 		var h huffCoder
-		out, rle := h.compress(lits, single)
+		out, rle := h.compress(lits, single, math.MaxInt)
 		if rle {
 			if !bytes.Equal(lits, bytes.Repeat(lits[:1], len(lits))) {
 				t.Fatal("rle for literals of more than one value")
@@ -158,6 +159,12 @@ func FuzzHuff(f *testing.F) {
 		}
 		if got := huffDecode(t, out, len(lits), single); !bytes.Equal(got, lits) {
 			t.Fatal("huff0 decodes other literals")
+		}
+		// The streams' length compress foresees is never above theirs:
+		// a limit one past the section's length keeps it.
+		n := len(out)
+		if again, _ := h.compress(lits, single, n+1); len(again) != n {
+			t.Fatalf("limit %d: %d bytes, %d without a limit", n+1, len(again), n)
 		}
 	})
 }
@@ -185,7 +192,7 @@ func TestHuffStreamRounds(t *testing.T) {
 			cut := len(lits) - 100 - at
 			lits = slices.Concat(lits[:cut], rare, lits[cut:])
 			for _, single := range []bool{true, false} {
-				out, rle := h.compress(lits, single)
+				out, rle := h.compress(lits, single, math.MaxInt)
 				if rle || out == nil {
 					t.Fatalf("%d literals: not Huffman-coded", len(lits))
 				}
