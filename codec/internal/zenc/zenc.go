@@ -13,6 +13,7 @@
 package zenc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 
@@ -517,16 +518,10 @@ func (e *Encoder) store(lits []byte, off, length uint32) {
 	e.seqs = append(e.seqs, seq{litLen: uint32(len(lits)), matchLen: length - zfmt.MinMatch, offset: v})
 }
 
-// isRun reports whether b is one byte repeated.
+// isRun reports whether b is one byte repeated: whether it equals itself
+// shifted by one, which the runtime's vector compare answers 32 bytes a
+// step (a loop over the bytes took 6% of level 1 on the shuffled
+// timestamps, whose blocks start with long runs).
 func isRun(b []byte) bool {
-	if len(b) == 0 {
-		return false
-	}
-	c := b[0]
-	for _, x := range b {
-		if x != c {
-			return false
-		}
-	}
-	return true
+	return len(b) > 0 && bytes.Equal(b[1:], b[:len(b)-1])
 }
