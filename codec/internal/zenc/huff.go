@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -94,6 +95,17 @@ func (h *huffCoder) compress(lits []byte, single bool, limit int) (out []byte, r
 	if largest <= uint32(n>>7)+4 {
 		return nil, false // nearly flat: HUF_compress_internal's heuristic
 	}
+	streams, jump := 1, 0
+	if !single {
+		streams, jump = 4, 6
+	}
+	// No Huffman code is shorter than the literals' entropy: where that
+	// alone reaches limit (with a byte of description), neither the tree
+	// nor the streams are made. The streams' bound below decides the
+	// same where this one does not; this one saves the tree too.
+	if (entropyBits(h.count[:maxSym+1], n)+7)/8+1+jump >= limit {
+		return nil, false
+	}
 	maxBits := h.build(maxSym, huffLog(n, maxSym))
 	out = h.describe(h.out[:0], maxSym, maxBits)
 	if out == nil {
@@ -104,10 +116,7 @@ func (h *huffCoder) compress(lits []byte, single bool, limit int) (out []byte, r
 	// sum): where that already reaches limit, they are not written.
 	// At the fast strategy, which asks literals to save a sixteenth,
 	// that skips a third of the bitshuffled values' blocks.
-	total, streams, jump := 0, 1, 0
-	if !single {
-		streams, jump = 4, 6
-	}
+	total := 0
 	for s, c := range h.count[:maxSym+1] {
 		total += int(c) * int(h.nbBits[s])
 	}
@@ -544,4 +553,42 @@ func flushTop(buf []byte, pos int, acc, bits uint64) (int, uint64) {
 	n := bits & 0xFF
 	le.Store64(buf, pos, acc>>((64-n)&63))
 	return pos + int(n>>3), n & 7
+}
+
+// entropyBits returns a lower bound of the entropy, in bits, of n symbols
+// counted in count: the sum over the symbols of c·log2(n/c), with log2(n)
+// rounded down and log2(c) up, in 1/2^log2Frac of a bit, from the top
+// 8 bits of their mantissas (log2Up, log2Down): below the entropy by at
+// most 0.012 bits a symbol.
+func entropyBits(count []uint32, n int) int {
+	ln := log2Fixed(uint32(n), &log2Down)
+	sum := 0
+	for _, c := range count {
+		if c != 0 {
+			sum += int(c) * (ln - log2Fixed(c, &log2Up))
+		}
+	}
+	return max(sum, 0) >> log2Frac
+}
+
+const log2Frac = 16
+
+// log2Up and log2Down hold log2(1+(k+1)/256) rounded up and
+// log2(1+k/256) rounded down, in 1/2^log2Frac of a bit: bounds of the
+// logarithm's fraction for a mantissa whose top 8 bits after the
+// leading one are k.
+var log2Up, log2Down = func() (up, down [256]int) {
+	for k := range 256 {
+		up[k] = int(math.Ceil(math.Log2(1+float64(k+1)/256) * (1 << log2Frac)))
+		down[k] = int(math.Floor(math.Log2(1+float64(k)/256) * (1 << log2Frac)))
+	}
+	return
+}()
+
+// log2Fixed is log2(x), x > 0, in 1/2^log2Frac of a bit, its fraction
+// from table (log2Up or log2Down).
+func log2Fixed(x uint32, table *[256]int) int {
+	e := bits.Len32(x) - 1
+	k := (uint64(x) << (40 - e) >> 32) & 255
+	return e<<log2Frac + table[k]
 }
