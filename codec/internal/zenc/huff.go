@@ -561,14 +561,16 @@ func flushTop(buf []byte, pos int, acc, bits uint64) (int, uint64) {
 // 8 bits of their mantissas (log2Up, log2Down): below the entropy by at
 // most 0.012 bits a symbol.
 func entropyBits(count []uint32, n int) int {
-	ln := log2Fixed(uint32(n), &log2Down)
-	sum := 0
+	// In 64 bits where int has 32: a count (up to 2^17) times a
+	// logarithm (up to 2^21 in these units) does not fit them.
+	ln := int64(log2Fixed(uint32(n), &log2Down))
+	sum := int64(0)
 	for _, c := range count {
 		if c != 0 {
-			sum += int(c) * (ln - log2Fixed(c, &log2Up))
+			sum += int64(c) * (ln - int64(log2Fixed(c, &log2Up)))
 		}
 	}
-	return max(sum, 0) >> log2Frac
+	return int(max(sum, 0) >> log2Frac)
 }
 
 const log2Frac = 16
