@@ -57,12 +57,11 @@ func (e *Encoder) literals(dst, lits []byte) []byte {
 	n := len(lits)
 	if n > 63 {
 		single := n < 256
-		limit := n - max(minGain(n, e.minGainLog), n>>e.litGainLog)
-		out, rle := e.huff.compress(lits, single, limit)
+		out, rle := e.huff.compress(lits, single, n-max(minGain(n, e.minGainLog), n>>e.litGainLog))
 		switch {
 		case rle:
 			return append(rawLiteralsHeader(dst, 1, n), lits[0])
-		case out != nil && len(out) < limit:
+		case out != nil:
 			c := len(out)
 			switch {
 			case single:

@@ -140,6 +140,9 @@ func (h *huffCoder) compress(lits []byte, single bool, limit int) (out []byte, r
 		}
 	}
 	h.out = out
+	if len(out) >= limit {
+		return nil, false
+	}
 	return out, false
 }
 
