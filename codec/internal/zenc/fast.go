@@ -2,6 +2,7 @@ package zenc
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/blosc2go/blosc2/codec/internal/le"
 )
@@ -49,10 +50,10 @@ func (h hasher) at(src []byte, i int) uint32 {
 // faster with the prefetches). lazyAsm prefetches ip+1's entry too.
 func (h hasher) prefetchNext(table []uint32, src []byte, ip, end int) {
 	if ip+2 <= end-8 {
-		prefetch(&table[h.at(src, ip+2)])
+		prefetch(unsafe.Pointer(&table[h.at(src, ip+2)]))
 	}
 	if ip+1 <= end-8 {
-		prefetch(&table[h.at(src, ip+1)])
+		prefetch(unsafe.Pointer(&table[h.at(src, ip+1)]))
 	}
 }
 

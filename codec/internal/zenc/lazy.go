@@ -14,13 +14,13 @@ const kLazySkippingStep = 8
 // ZSTD_HcFindBestMatch): a hash table of the latest position per hash of
 // mls bytes, and per position the previous one of the same hash. The
 // tables hold indices, positions plus base (see Encoder). With tree set
-// it is libzstd's binary tree instead (tree.go), over the same tables.
+// it is libzstd's binary tree instead (tree.go), over the same tables;
+// with rowLog set, libzstd's rows (rows.go), over hash and tags, where
+// params.rows says.
 //
-// Over 16 KiB libzstd searches rows of a hash table instead
-// (ZSTD_RowFindBestMatch, with SIMD): a port of it found the same
-// matches within 0.5% on the project's data, and ran at 0.6 times the
-// chain's speed in Go (no prefetching), so the chain serves all sizes,
-// inserting positions as the row finder does there (best).
+// Over 16 KiB libzstd searches rows at every lazy level; where the
+// chain serves instead, it inserts positions as the rows do there
+// (best).
 //
 // hash and chain are exactly as long as the hash and chainMask index
 // (EncodeAll slices them so): add and best index them unchecked.
@@ -39,6 +39,11 @@ type finder struct {
 	nextHashed bool
 	tree       bool
 	btMask     uint32 // the tree's: 2*(btMask+1) entries of chain
+	// The rows' (rows.go), where rowLog is not 0: the tags, and the
+	// hashes of positions next to next+rowCacheSize-1.
+	tags   []uint8
+	rowLog uint8
+	cache  [rowCacheSize]uint32
 }
 
 // add inserts the positions from i to end (excluded), only i while
@@ -64,6 +69,9 @@ func (f *finder) add(src []byte, i, end int) {
 func (f *finder) best(src []byte, ip, end int) (int, int) {
 	if f.tree {
 		return f.treeBest(src, ip, end)
+	}
+	if f.rowLog != 0 {
+		return f.rowBest(src, ip, end)
 	}
 	// Insert the positions up to ip (excluded), only the first of
 	// them while skipping; ip's chain starts at idx. After a gap of
@@ -122,6 +130,15 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 	return ml, off
 }
 
+// ilimit is where the lazy search of a block ending at end stops: past
+// it, 8 bytes cannot be hashed, nor (rows) the positions rowCacheSize on.
+func (f *finder) ilimit(end int) int {
+	if f.rowLog != 0 {
+		return end - 8 - rowCacheSize
+	}
+	return end - 8
+}
+
 // lazyDepth is how many positions past a match the lazy strategies look
 // for a better one: greedy 0, lazy 1, lazy2 and btlazy2 2.
 func lazyDepth(strategy uint8) int {
@@ -143,16 +160,20 @@ func lazyDepth(strategy uint8) int {
 // chain it is the twin of lazyAsm (amd64), which writes the same
 // sequences; lazy chooses.
 //
-// Loads stay within src: positions searched are below ilimit =
-// end-8 and their matches' lengths are counted up to end; candidates are
+// Loads stay within src: positions searched are at most ilimit =
+// end-8 (end-16 over rows, which hash 8 positions ahead) and their
+// matches' lengths are counted up to end; candidates are
 // earlier positions; repeat offsets are at most the position they are
 // tried at, as in fast.
 func (e *Encoder) lazyGo(src []byte, start, end int, p params, f *finder) {
 	depth := lazyDepth(p.strategy)
-	ilimit := end - 8
+	ilimit := f.ilimit(end)
 	anchor := start
 	ip, rep1, rep2 := e.searchStart(start)
 	f.skipping = false
+	if f.rowLog != 0 {
+		f.rowFill(src, f.next, ilimit)
+	}
 	// libzstd's estimate of what a match is worth: its length, weighed,
 	// less its offset value's bits.
 	gain := func(ml, offBase, weight int) int { return ml*weight - (bits.Len32(uint32(offBase)) - 1) }
@@ -207,6 +228,10 @@ func (e *Encoder) lazyGo(src []byte, start, end int, p params, f *finder) {
 		e.store(src[anchor:st], rep1, uint32(ml))
 		ip = st + ml
 		anchor = ip
+		if f.skipping && f.rowLog != 0 {
+			// The cache was left behind while skipping.
+			f.rowFill(src, f.next, ilimit)
+		}
 		f.skipping = false
 		for ip <= ilimit && rep2 > 0 && le.Load32(src, ip) == le.Load32(src, ip-int(rep2)) {
 			ml := matchLen(src, ip+4-int(rep2), ip+4, end) + 4

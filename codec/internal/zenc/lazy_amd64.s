@@ -21,11 +21,87 @@ loop:                                  \
 	JMP  loop                          \
 done:
 
+// ROW_OF(h, row): row = where hash h's row starts in the hash table and
+// the tags (clobbers R11).
+#define ROW_OF(h, row) \
+	MOVL  h, row                      \
+	SHRL  $8, row                     \
+	MOVQ  searchState_rowLog(DI), R11 \
+	SHLXQ R11, row, row
+
+// ROW_PREFETCH(h): the start of hash h's row of indices and its tags
+// asked for (clobbers CX, R11).
+#define ROW_PREFETCH(h) \
+	ROW_OF(h, CX)             \
+	PREFETCHT0 (R8)(CX*4)     \
+	PREFETCHT0 64(R8)(CX*4)   \
+	PREFETCHT0 (R9)(CX*1)
+
+// ROW_HASH(pos, dst): finder.rowHash: dst = the cached hash of pos,
+// whose slot takes pos+8's (clobbers CX, DX, R11).
+#define ROW_HASH(pos, dst) \
+	LEAQ 8(pos), DX                           \
+	HASH(DX, DX)                              \
+	ROW_PREFETCH(DX)                          \
+	MOVQ pos, R11                             \
+	ANDQ $7, R11                              \
+	MOVL searchState_cache(DI)(R11*4), dst    \
+	MOVL DX, searchState_cache(DI)(R11*4)
+
+// ROW_FILL(i, limit, loop, done): finder.rowFill: the hashes of the
+// positions from i to min(i+7, limit) into the cache (clobbers AX, CX,
+// DX, R11, R14).
+#define ROW_FILL(i, limit, loop, done) \
+	MOVQ    i, AX                             \
+	LEAQ    7(i), R14                         \
+	CMPQ    R14, limit                        \
+	CMOVQGT limit, R14                        \
+loop:                                         \
+	CMPQ    AX, R14                           \
+	JGT     done                              \
+	HASH(AX, DX)                              \
+	ROW_PREFETCH(DX)                          \
+	MOVQ    AX, R11                           \
+	ANDQ    $7, R11                           \
+	MOVL    DX, searchState_cache(DI)(R11*4)  \
+	INCQ    AX                                \
+	JMP     loop                              \
+done:
+
+// ROW_INSERT(h, idx): finder.rowInsert: index idx, of hash h, at the
+// head of its row (clobbers CX, DX, R11).
+#define ROW_INSERT(h, idx) \
+	ROW_OF(h, CX)                      \
+	MOVBLZX (R9)(CX*1), DX             \
+	DECL    DX                         \
+	ANDL    searchState_rowMask(DI), DX \
+	MOVL    searchState_rowMask(DI), R11 \
+	CMOVLEQ R11, DX                    \
+	MOVB    DX, (R9)(CX*1)             \
+	ADDQ    DX, CX                     \
+	MOVB    h, (R9)(CX*1)              \
+	MOVL    idx, (R8)(CX*4)
+
+// ROW_INSERT_TO(i, end, loop, done): finder.rowInsertTo: the positions
+// from i to end (excluded) into the rows (clobbers i, AX, CX, DX, R11,
+// R14).
+#define ROW_INSERT_TO(i, end, loop, done) \
+loop:                                  \
+	CMPQ i, end                        \
+	JGE  done                          \
+	ROW_HASH(i, AX)                    \
+	MOVL searchState_base(DI), R14     \
+	ADDL i, R14                        \
+	ROW_INSERT(AX, R14)                \
+	INCQ i                             \
+	JMP  loop                          \
+done:
+
 // lazyAsm(st *searchState) is lazyGo's loop over the hash chain
 // (lazy.go), finder.best included, statement for statement; the comments
 // name lazyGo's and best's variables. Registers:
 //   DI  st                 SI  &src[0]
-//   R8  &hash[0]           R9  &chain[0]
+//   R8  &hash[0]           R9  &chain[0] (rows: &tags[0])
 //   R10 ip                 R12 64-hashLog (best: scratch, reloaded)
 //   R13 ml                 R14 offBase
 //   R15 st (the match's start)
@@ -37,6 +113,11 @@ TEXT ·lazyAsm(SB), NOSPLIT, $0-8
 	MOVQ st+0(FP), DI
 	ENTER
 	MOVQ searchState_chain(DI), R9
+	CMPB searchState_rows(DI), $0
+	JEQ  chained
+	MOVQ searchState_tags(DI), R9
+
+chained:
 	MOVB $0, searchState_skipping(DI)
 
 loop:
@@ -179,6 +260,18 @@ store:
 	STORE(stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
 	ADDQ R15, R10
 	MOVQ R10, searchState_anchor(DI)
+	CMPB searchState_skipping(DI), $0
+	JEQ  unskipped
+	CMPB searchState_rows(DI), $0
+	JEQ  unskipped
+
+	// The rows' cache, left behind while skipping, filled again.
+	MOVQ searchState_hashShift(DI), R12
+	MOVQ searchState_nextPos(DI), BX
+	MOVQ searchState_ilimit(DI), R13
+	ROW_FILL(BX, R13, sfLoop, sfDone)
+
+unskipped:
 	MOVB $0, searchState_skipping(DI)
 
 repeats:
@@ -194,6 +287,8 @@ best:
 	MOVQ R14, searchState_keptOffBase(DI)
 	MOVQ R15, searchState_keptStart(DI)
 	MOVQ searchState_hashShift(DI), R12
+	CMPB searchState_rows(DI), $0
+	JNE  rowBest
 	MOVQ searchState_nextPos(DI), BX
 	CMPQ BX, R10
 	JGE  firstDone
@@ -305,6 +400,129 @@ nextCandidate:
 	MOVL (R9)(CX*4), BX
 	DECQ R14
 	JMP  walk
+
+rowBest:
+	// finder.rowBest at ip: insert the positions up to ip (none while
+	// skipping; after a gap of more than 384, its first 96 and last 32),
+	// ip's hash in AX.
+	CMPB searchState_skipping(DI), $0
+	JEQ  rowUpdate
+	HASH(R10, AX)
+	JMP  rowHashed
+
+rowUpdate:
+	MOVQ searchState_nextPos(DI), BX
+	MOVQ R10, AX
+	SUBQ BX, AX
+	CMPQ AX, $384
+	JLE  rowRest
+	LEAQ 96(BX), R13
+	ROW_INSERT_TO(BX, R13, gapLoop2, gapDone2)
+	LEAQ -32(R10), BX
+	LEAQ 1(R10), R13
+	ROW_FILL(BX, R13, gapFill, gapFilled)
+
+rowRest:
+	ROW_INSERT_TO(BX, R10, rowLoop, rowDone)
+	ROW_HASH(R10, AX)
+
+rowHashed:
+	// The row (BX) and its tags (R14); R11 a bit per slot whose tag is
+	// AX's, 16 slots at a time.
+	ROW_OF(AX, BX)
+	LEAQ      (R9)(BX*1), R14
+	MOVBQZX   AX, DX
+	MOVQ      $0x0101010101010101, R11
+	IMULQ     R11, DX
+	MOVQ      DX, X0
+	PUNPCKLQDQ X0, X0
+	XORQ      R11, R11
+	XORQ      R13, R13
+	MOVL      searchState_rowMask(DI), R15
+	INCQ      R15
+
+rowTags:
+	MOVOU    (R14)(R13*1), X1
+	PCMPEQB  X0, X1
+	PMOVMSKB X1, DX
+	SHLXQ    R13, DX, DX
+	ORQ      DX, R11
+	ADDQ     $16, R13
+	CMPQ     R13, R15
+	JLT      rowTags
+
+	// Rotated so that bit k is the slot k after the head (CX), the
+	// latest first.
+	MOVBLZX (R14), CX
+	ANDL    searchState_rowMask(DI), CX
+	IMULQ   searchState_rowRepeat(DI), R11
+	RORQ    CX, R11
+	ANDQ    searchState_rowBits(DI), R11
+
+	// The candidates, at most attempts (R14) of them, into st.cands
+	// (R15 of them), each one's bytes asked for.
+	MOVQ searchState_attempts(DI), R14
+	XORQ R15, R15
+
+rowCands:
+	TESTQ  R11, R11
+	JZ     rowCandsDone
+	TESTQ  R14, R14
+	JLE    rowCandsDone
+	TZCNTQ R11, DX
+	BLSRQ  R11, R11
+	ADDL   CX, DX
+	ANDL   searchState_rowMask(DI), DX
+	JZ     rowCands
+	ADDL   BX, DX
+	MOVL   (R8)(DX*4), DX
+	CMPL   DX, searchState_base(DI)
+	JCS    rowCandsDone
+	MOVL   DX, searchState_cands(DI)(R15*4)
+	SUBL   searchState_base(DI), DX
+	PREFETCHT0 (SI)(DX*1)
+	INCQ   R15
+	DECQ   R14
+	JMP    rowCands
+
+rowCandsDone:
+	// ip into its row; then the candidates' matches, R12 of them, the
+	// next at R14.
+	MOVL R10, R13
+	ADDL searchState_base(DI), R13
+	ROW_INSERT(AX, R13)
+	LEAQ 1(R10), DX
+	MOVQ DX, searchState_nextPos(DI)
+	MOVQ R15, R12
+	XORQ R14, R14
+	MOVQ $3, R13
+	XORQ R15, R15
+
+rowWalk:
+	CMPQ R14, R12
+	JGE  walked
+	MOVL searchState_cands(DI)(R14*4), BX
+	SUBL searchState_base(DI), BX
+	INCQ R14
+
+	// The 4 bytes ending one past the best length so far.
+	LEAQ -3(BX)(R13*1), CX
+	MOVL (SI)(CX*1), CX
+	LEAQ -3(R10)(R13*1), DX
+	CMPL CX, (SI)(DX*1)
+	JNE  rowWalk
+	MOVQ BX, CX
+	MOVQ R10, DX
+	MATCH_LEN(CX, DX, R11, AX, rLoop, rTail, rDiff, rDone)
+	CMPQ R11, R13
+	JLE  rowWalk
+	MOVQ R11, R13
+	MOVQ R10, R15
+	SUBQ BX, R15
+	LEAQ (R10)(R11*1), CX
+	CMPQ CX, searchState_end(DI)
+	JEQ  walked
+	JMP  rowWalk
 
 walked:
 	MOVQ R13, BX

@@ -64,7 +64,7 @@ done:
 	MOVQ AX, ret+24(FP)
 	RET
 
-// prefetch(p *uint32): PREFETCHT0 of p's cache line, which, unlike a
+// prefetch(p unsafe.Pointer): PREFETCHT0 of p's cache line, which, unlike a
 // load, does not hold the instructions after it until the line comes.
 TEXT ·prefetch(SB), NOSPLIT, $0-8
 	MOVQ       p+0(FP), AX

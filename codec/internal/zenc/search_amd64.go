@@ -37,6 +37,15 @@ type searchState struct {
 	nextHash                       uint32
 	attempts, nextPos, depth       int // nextPos: the finder's next
 	nextHashed, skipping, rowSkips bool
+	// The rows' (rows.go), where rows is set: the tags, the row's
+	// log, mask, repeat multiplier (rowRepeat) and the mask of a row's
+	// bits in 64, the hashes of positions nextPos on.
+	rows               bool
+	tags               unsafe.Pointer
+	rowLog             uint64
+	rowMask            uint32
+	rowRepeat, rowBits uint64
+	cache              [rowCacheSize]uint32
 	// The assembly's own: the step and where it grows, where the last
 	// search started, the addresses of src[end] and src[len(src)].
 	//lint:ignore U1000 the assembly's
@@ -51,6 +60,9 @@ type searchState struct {
 	d, ret, minChain int
 	//lint:ignore U1000 the assembly's
 	keptML, keptOffBase, keptStart int
+	// The candidates of a row, as lazyAsm collects them.
+	//lint:ignore U1000 the assembly's
+	cands [64]uint32
 }
 
 // searchAsm reports whether the assembly may search src[start:end]: with
@@ -61,14 +73,14 @@ func (e *Encoder) searchAsm(start, end int) bool {
 	return hasBMI2 && cap(e.seqs)-len(e.seqs) >= (end-start)/4+1 && cap(e.lits)-len(e.lits) >= end-start+16
 }
 
-// newSearch returns the state the assembly starts from, e.hash hashed by
-// hh (dfast adds e.chain's).
-func (e *Encoder) newSearch(src []byte, start, end int, hh hasher) searchState {
+// newSearch returns the state the assembly starts from, hash (e.hash's
+// first entries) hashed by hh (dfast adds e.chain's).
+func (e *Encoder) newSearch(src []byte, start, end int, hash []uint32, hh hasher) searchState {
 	ip, rep1, rep2 := e.searchStart(start)
 	return searchState{
 		src:       unsafe.Pointer(unsafe.SliceData(src)),
 		srcLen:    len(src),
-		hash:      unsafe.Pointer(unsafe.SliceData(e.hash[:hh.tableMask+1])),
+		hash:      unsafe.Pointer(unsafe.SliceData(hash)),
 		seqs:      unsafe.Pointer(unsafe.SliceData(e.seqs)),
 		nSeqs:     len(e.seqs),
 		lits:      unsafe.Pointer(unsafe.SliceData(e.lits)),
@@ -105,7 +117,8 @@ func (e *Encoder) fast(src []byte, start, end int, p params) {
 		e.fastGo(src, start, end, p)
 		return
 	}
-	st := e.newSearch(src, start, end, newHasher(p.hashLog, p.minMatch))
+	hh := newHasher(p.hashLog, p.minMatch)
+	st := e.newSearch(src, start, end, e.hash[:hh.tableMask+1], hh)
 	fastAsm(&st)
 	e.finish(&st, src)
 }
@@ -117,7 +130,8 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 		e.dfastGo(src, start, end, p)
 		return
 	}
-	st := e.newSearch(src, start, end, newHasher(p.hashLog, 8))
+	hh := newHasher(p.hashLog, 8)
+	st := e.newSearch(src, start, end, e.hash[:hh.tableMask+1], hh)
 	hc := newHasher(p.chainLog, p.minMatch)
 	st.chain = unsafe.Pointer(unsafe.SliceData(e.chain[:hc.tableMask+1]))
 	st.chainPrime = hc.shiftedPrime()
@@ -134,13 +148,23 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 		e.lazyGo(src, start, end, p, f)
 		return
 	}
-	st := e.newSearch(src, start, end, f.h)
-	st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
-	st.chainMask, st.attempts, st.rowSkips = f.chainMask, f.attempts, f.rowSkips
+	st := e.newSearch(src, start, end, f.hash, f.h)
+	st.attempts = f.attempts
 	st.nextPos, st.nextHash, st.nextHashed = f.next, f.nextHash, f.nextHashed
 	st.depth = lazyDepth(p.strategy)
+	if f.rowLog != 0 {
+		st.ilimit = f.ilimit(end)
+		f.rowFill(src, f.next, st.ilimit)
+		st.rows, st.tags, st.cache = true, unsafe.Pointer(unsafe.SliceData(f.tags)), f.cache
+		st.rowLog, st.rowMask = uint64(f.rowLog), 1<<f.rowLog-1
+		st.rowRepeat, st.rowBits = rowRepeat(f.rowLog), ^uint64(0)>>(64-(1<<f.rowLog))
+	} else {
+		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
+		st.chainMask, st.rowSkips = f.chainMask, f.rowSkips
+	}
 	lazyAsm(&st)
 	f.next, f.nextHash, f.nextHashed, f.skipping = st.nextPos, st.nextHash, st.nextHashed, st.skipping
+	f.cache = st.cache
 	e.finish(&st, src)
 }
 
@@ -185,4 +209,4 @@ func matchLenOn(src []byte, a, b, end int) int {
 // prefetch asks for p's cache line without waiting for it.
 //
 //go:noescape
-func prefetch(p *uint32)
+func prefetch(p unsafe.Pointer)

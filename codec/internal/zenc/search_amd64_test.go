@@ -13,7 +13,8 @@ import (
 // repeat offsets, the same tables and (lazy) the same finder, block after
 // block of a frame whose tables hold an earlier frame's indices, on any
 // input, split and table sizes, with each minimum match and (lazy) each
-// depth, number of attempts and way of inserting.
+// depth, number of attempts and way of inserting, over the hash chain
+// or the rows (chainLog's high bit; their tags start as any bytes).
 func FuzzSearch(f *testing.F) {
 	if !hasBMI2 {
 		f.Skip("no BMI2 here: the searches run their Go twins only, so there is nothing to compare")
@@ -21,6 +22,9 @@ func FuzzSearch(f *testing.F) {
 	for _, in := range inputs(f) {
 		for _, strategy := range []uint8{stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2} {
 			f.Add(in[:min(len(in), 40000)], strategy, uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
+		}
+		for _, strategy := range []uint8{stratGreedy, stratLazy, 5 + stratLazy2, 10 + stratLazy2, 35 + stratLazy2} {
+			f.Add(in[:min(len(in), 40000)], strategy, uint8(9), uint8(0x80), uint8(1), uint16(9000), uint32(1<<20))
 		}
 	}
 	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(stratDFast), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
@@ -36,6 +40,7 @@ func FuzzSearch(f *testing.F) {
 			goSearch = func(e *Encoder, src []byte, start, end int, p params) { e.lazyGo(src, start, end, p, &e.finder) }
 		}
 		base %= 1 << 30
+		rows := chainLog&0x80 != 0 && p.strategy >= stratGreedy
 		var asm, twin Encoder
 		for _, e := range []*Encoder{&asm, &twin} {
 			// An earlier frame's indices, base or below: none is a candidate.
@@ -52,6 +57,14 @@ func FuzzSearch(f *testing.F) {
 			h := newHasher(p.hashLog, min(max(p.minMatch, 4), 6))
 			e.finder = finder{hash: e.hash[:h.tableMask+1], chain: e.chain, h: h, chainMask: 1<<p.chainLog - 1,
 				base: base, attempts: 1 << p.searchLog, rowSkips: p.windowLog > 14}
+			if rows {
+				e.tags = make([]uint8, 1<<p.hashLog)
+				for i := range e.tags {
+					e.tags[i] = uint8(i * 167 >> 3)
+				}
+				e.finder = finder{hash: e.hash, base: base}
+				e.finder.rows(e.tags, p.hashLog, p.searchLog, min(max(p.minMatch, 4), 6))
+			}
 		}
 		cut := int(split) % (len(in) + 1)
 		for _, blk := range [][2]int{{0, cut}, {cut, len(in)}} {
@@ -67,11 +80,11 @@ func FuzzSearch(f *testing.F) {
 			if !bytes.Equal(asm.lits, twin.lits) || asm.reps != twin.reps {
 				t.Fatalf("block %v, %+v: literals (%d against %d bytes) or offsets (%v against %v) differ", blk, p, len(asm.lits), len(twin.lits), asm.reps, twin.reps)
 			}
-			if !slices.Equal(asm.hash, twin.hash) || !slices.Equal(asm.chain, twin.chain) {
+			if !slices.Equal(asm.hash, twin.hash) || !slices.Equal(asm.chain, twin.chain) || !bytes.Equal(asm.tags, twin.tags) {
 				t.Fatalf("block %v, %+v: tables differ", blk, p)
 			}
 			a, g := asm.finder, twin.finder
-			if a.next != g.next || a.nextHash != g.nextHash || a.nextHashed != g.nextHashed || a.skipping != g.skipping {
+			if a.next != g.next || a.nextHash != g.nextHash || a.nextHashed != g.nextHashed || a.skipping != g.skipping || a.cache != g.cache {
 				t.Fatalf("block %v, %+v: finders differ", blk, p)
 			}
 		}

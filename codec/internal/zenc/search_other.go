@@ -2,6 +2,8 @@
 
 package zenc
 
+import "unsafe"
+
 // fast, dfast and lazy run the searches in Go, encode codes the
 // sequences, huffRounds the literals and matchLenOn a long match's
 // length in Go, where they have no assembly twins.
@@ -30,4 +32,4 @@ func matchLenOn(src []byte, a, b, end int) int {
 	return 16 + matchLen(src, a+16, b+16, end)
 }
 
-func prefetch(*uint32) {}
+func prefetch(unsafe.Pointer) {}
