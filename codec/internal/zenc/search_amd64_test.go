@@ -23,6 +23,8 @@ func FuzzSearch(f *testing.F) {
 		for _, strategy := range []uint8{stratFast, stratDFast, stratGreedy, stratLazy, stratLazy2} {
 			f.Add(in[:min(len(in), 40000)], strategy, uint8(11), uint8(10), uint8(1), uint16(9000), uint32(1<<20))
 		}
+		// 256 attempts (libzstd level 8 under 16 KiB), a small hash table: long chains.
+		f.Add(in[:min(len(in), 40000)], uint8(40+stratLazy2-1), uint8(11), uint8(9), uint8(1), uint16(9000), uint32(1<<20))
 		for _, strategy := range []uint8{stratGreedy, stratLazy, 5 + stratLazy2, 10 + stratLazy2, 35 + stratLazy2} {
 			f.Add(in[:min(len(in), 40000)], strategy, uint8(9), uint8(0x80), uint8(1), uint16(9000), uint32(1<<20))
 		}
@@ -30,7 +32,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add([]byte("abcdefgh abcdefgh abcdefgh abcdefgh 0123456789 0123456789"), uint8(stratDFast), uint8(0), uint8(0), uint8(0), uint16(10), uint32(0))
 	f.Fuzz(func(t *testing.T, in []byte, strategy, hashLog, chainLog, minMatch uint8, split uint16, base uint32) {
 		p := params{hashLog: 6 + hashLog%10, chainLog: 6 + chainLog%10, minMatch: 4 + minMatch%5, strategy: stratFast + strategy%5,
-			searchLog: (strategy / 5) % 7, windowLog: 14 + (strategy/35)%2}
+			searchLog: (strategy / 5) % 9, windowLog: 14 + (strategy/35)%2}
 		asmSearch, goSearch := (*Encoder).fast, (*Encoder).fastGo
 		switch p.strategy {
 		case stratDFast:
