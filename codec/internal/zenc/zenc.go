@@ -320,14 +320,14 @@ func (e *Encoder) EncodeAll(dst, src []byte, level int) ([]byte, error) {
 // 256 KiB, 10 below), over windows of more than 16 KiB as libzstd's
 // rows. libzstd searches rows at levels 5-12, but here they cost more
 // than the chain below 64 attempts: one core, 256 KiB blocks at level 9
-// (32 attempts) ran the logs 5% faster over rows and the shuffled ERA
-// floats 12%, the bitshuffled values 7% and the shuffled timestamps 40%
-// slower; at level 11 on 512 KiB blocks the logs 15% faster (0.70-0.80
-// of libzstd's speed over the chain, 0.85-0.92 over rows), the others
-// 2-10% slower, where the chain had the most to spare against libzstd
-// (README, against C-Blosc2). Inserting a position costs a row more
-// (its head, tag and index) than a chain (a link), and a search of 64
-// links waits for each.
+// (32 attempts) ran the logs 3-5% faster over rows and the shuffled ERA
+// floats 10-17%, the bitshuffled values 14-15% and the shuffled
+// timestamps 29-30% slower; at level 11 on 512 KiB blocks the logs
+// 22-29% faster (0.72-0.76 of libzstd's speed over the chain, 0.92-0.93
+// over rows), the others 5-29% slower, where the chain had the most to
+// spare against C-Blosc2 (README, against C-Blosc2). Inserting a
+// position costs a row more (its head, tag and index) than a chain (a
+// link), and a search of 64 links waits for each.
 func (p params) rows() bool {
 	return p.strategy == stratLazy2 && p.searchLog >= 6 && p.windowLog > 14
 }
