@@ -84,7 +84,7 @@ repMatch:
 	MOVQ R10, searchState_curr(DI)
 	LEAQ 5(DX), AX
 	LEAQ 5(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, rmLoop, rmTail, rmDiff, rmDone)
+	MATCH_LEN(AX, BX, R15, CX, rmLoop16, rmDiff16, rmLoop, rmTail, rmDiff, rmDone)
 	ADDQ $4, R15
 	INCQ R10
 	JMP  store
@@ -99,7 +99,7 @@ longMatch:
 lmSet:
 	LEAQ 8(R14), AX
 	LEAQ 8(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, lmLoop, lmTail, lmDiff, lmDone)
+	MATCH_LEN(AX, BX, R15, CX, lmLoop16, lmDiff16, lmLoop, lmTail, lmDiff, lmDone)
 	ADDQ $8, R15
 	JMP  found
 
@@ -120,7 +120,7 @@ smSet:
 	MOVQ  AX, R14
 	LEAQ  8(AX), AX
 	LEAQ  8(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, slLoop, slTail, slDiff, slDone)
+	MATCH_LEN(AX, BX, R15, CX, slLoop16, slDiff16, slLoop, slTail, slDiff, slDone)
 	ADDQ  $8, R15
 	JMP   found
 
@@ -128,7 +128,7 @@ shortOnly:
 	MOVQ CX, R14
 	LEAQ 4(CX), AX
 	LEAQ 4(R10), BX
-	MATCH_LEN(AX, BX, R15, CX, ssLoop, ssTail, ssDiff, ssDone)
+	MATCH_LEN(AX, BX, R15, CX, ssLoop16, ssDiff16, ssLoop, ssTail, ssDiff, ssDone)
 	ADDQ $4, R15
 
 found:
@@ -154,7 +154,7 @@ store:
 
 repeats:
 	// The second last offset at ip, as long as it matches.
-	REPEAT(outer, rpLoop, rpTail, rpDiff, rpDone)
+	REPEAT(outer, rpLoop16, rpDiff16, rpLoop, rpTail, rpDiff, rpDone)
 	HASH_CHAIN(R10, AX)
 	SET(R9, AX, R10, BX)
 	HASH(R10, AX)

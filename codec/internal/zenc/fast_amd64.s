@@ -134,14 +134,14 @@ match:
 	// sequence, its offset rep1 (ip0-match0).
 	LEAQ (R14)(R15*1), AX
 	LEAQ (R10)(R15*1), BX
-	MATCH_LEN(AX, BX, DX, CX, mLoop, mTail, mDiff, mDone)
+	MATCH_LEN(AX, BX, DX, CX, mLoop16, mDiff16, mLoop, mTail, mDiff, mDone)
 	ADDQ DX, R15
 	// The sequence; the table's entries at current0+2 and ip0-2.
 	MATCHED(outer, stCopy16, stCopy1, stCopied, stNoLits, stV3, stVNew, stRot, stSwap, stSeq)
 
 repeats:
 	// The second last offset at ip0, as long as it matches.
-	REPEAT(outer, rpLoop, rpTail, rpDiff, rpDone)
+	REPEAT(outer, rpLoop16, rpDiff16, rpLoop, rpTail, rpDiff, rpDone)
 	HASH(R10, AX)
 	SET(R8, AX, R10, BX)
 	REPEATED(repeats, rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)

@@ -131,7 +131,7 @@ loop:
 	LAST_OFFSET(R10, 1, BX, norep)
 	LEAQ  5(DX), AX
 	LEAQ  5(R10), BX
-	MATCH_LEN(AX, BX, R13, CX, r1Loop, r1Tail, r1Diff, r1Done)
+	MATCH_LEN(AX, BX, R13, CX, r1Loop16, r1Diff16, r1Loop, r1Tail, r1Diff, r1Done)
 	ADDQ  $4, R13
 
 norep:
@@ -181,7 +181,7 @@ dloop:
 	LAST_OFFSET(R10, 0, BX, norep2)
 	LEAQ  4(DX), AX
 	LEAQ  4(R10), BX
-	MATCH_LEN(AX, BX, R11, CX, r2Loop, r2Tail, r2Diff, r2Done)
+	MATCH_LEN(AX, BX, R11, CX, r2Loop16, r2Diff16, r2Loop, r2Tail, r2Diff, r2Done)
 	ADDQ  $4, R11
 	MOVQ  $3, AX
 	CMPQ  searchState_d(DI), $2
@@ -276,7 +276,7 @@ unskipped:
 
 repeats:
 	// The second last offset at ip, as long as it matches.
-	REPEAT(loop, rpLoop, rpTail, rpDiff, rpDone)
+	REPEAT(loop, rpLoop16, rpDiff16, rpLoop, rpTail, rpDiff, rpDone)
 	REPEATED(repeats, rpCopy16, rpCopy1, rpCopied, rpNoLits, rpV3, rpVNew, rpRot, rpSwap, rpSeq)
 
 best:
@@ -382,7 +382,7 @@ walk:
 	JNE  nextCandidate
 	MOVQ AX, CX
 	MOVQ R10, DX
-	MATCH_LEN(CX, DX, R11, R12, bLoop, bTail, bDiff, bDone)
+	MATCH_LEN(CX, DX, R11, R12, bLoop16, bDiff16, bLoop, bTail, bDiff, bDone)
 	CMPQ R11, R13
 	JLE  nextCandidate
 	MOVQ R11, R13
@@ -513,7 +513,7 @@ rowWalk:
 	JNE  rowWalk
 	MOVQ BX, CX
 	MOVQ R10, DX
-	MATCH_LEN(CX, DX, R11, AX, rLoop, rTail, rDiff, rDone)
+	MATCH_LEN(CX, DX, R11, AX, rLoop16, rDiff16, rLoop, rTail, rDiff, rDone)
 	CMPQ R11, R13
 	JLE  rowWalk
 	MOVQ R11, R13

@@ -32,36 +32,53 @@
 	IMULQ searchState_chainPrime(DI), dst \
 	SHRXQ R13, dst, dst
 
-// MATCH_LEN(a, b, n, t, loop, tail, diff, done): n = how many bytes from
-// src[a:] and src[b:] are equal, up to src[end] (matchLen). a and b are
-// made addresses (clobbers a, b and t).
-#define MATCH_LEN(a, b, n, t, loop, tail, diff, done) \
-	ADDQ  SI, a                        \
-	ADDQ  SI, b                        \
-	XORQ  n, n                         \
-loop:                                  \
-	LEAQ  8(b)(n*1), t                 \
-	CMPQ  t, searchState_srcEnd(DI)     \
-	JHI   tail                         \
-	MOVQ  (a)(n*1), t                  \
-	XORQ  (b)(n*1), t                  \
-	JNZ   diff                         \
-	ADDQ  $8, n                        \
-	JMP   loop                         \
-diff:                                  \
-	TZCNTQ t, t                        \
-	SHRQ  $3, t                        \
-	ADDQ  t, n                         \
-	JMP   done                         \
-tail:                                  \
-	LEAQ  (b)(n*1), t                  \
-	CMPQ  t, searchState_srcEnd(DI)     \
-	JCC   done                         \
-	MOVBLZX (a)(n*1), t                \
-	CMPB  t, (b)(n*1)                  \
-	JNE   done                         \
-	INCQ  n                            \
-	JMP   tail                         \
+// MATCH_LEN(a, b, n, t, loop16, diff16, loop, tail, diff, done): n = how
+// many bytes from src[a:] and src[b:] are equal, up to src[end]
+// (matchLen): 16 bytes a step with SSE2 while 16 remain, then 8, then
+// one. a and b are made addresses (clobbers a, b, t, X2 and X3).
+#define MATCH_LEN(a, b, n, t, loop16, diff16, loop, tail, diff, done) \
+	ADDQ     SI, a                        \
+	ADDQ     SI, b                        \
+	XORQ     n, n                         \
+loop16:                                   \
+	LEAQ     16(b)(n*1), t                \
+	CMPQ     t, searchState_srcEnd(DI)     \
+	JHI      loop                         \
+	MOVOU    (a)(n*1), X2                 \
+	MOVOU    (b)(n*1), X3                 \
+	PCMPEQB  X3, X2                       \
+	PMOVMSKB X2, t                        \
+	XORL     $0xFFFF, t                   \
+	JNZ      diff16                       \
+	ADDQ     $16, n                       \
+	JMP      loop16                       \
+diff16:                                   \
+	TZCNTL   t, t                         \
+	ADDQ     t, n                         \
+	JMP      done                         \
+loop:                                     \
+	LEAQ     8(b)(n*1), t                 \
+	CMPQ     t, searchState_srcEnd(DI)     \
+	JHI      tail                         \
+	MOVQ     (a)(n*1), t                  \
+	XORQ     (b)(n*1), t                  \
+	JNZ      diff                         \
+	ADDQ     $8, n                        \
+	JMP      loop                         \
+diff:                                     \
+	TZCNTQ   t, t                         \
+	SHRQ     $3, t                        \
+	ADDQ     t, n                         \
+	JMP      done                         \
+tail:                                     \
+	LEAQ     (b)(n*1), t                  \
+	CMPQ     t, searchState_srcEnd(DI)     \
+	JCC      done                         \
+	MOVBLZX  (a)(n*1), t                  \
+	CMPB     t, (b)(n*1)                  \
+	JNE      done                         \
+	INCQ     n                            \
+	JMP      tail                         \
 done:
 
 // STORE(copy16, copy1, copied, nolits, v3, vnew, rot, swap, seqOut):
@@ -156,11 +173,11 @@ seqOut:                                   \
 	ADDQ pos, t                 \
 	MOVL t, (table)(hash*4)
 
-// REPEAT(outer, loop, tail, diff, done): the second last offset at R10:
-// unless it is 0, R10 is past ilimit or the 4 bytes there differ (then
-// to outer), R15 = the match's length and the two last offsets swapped
-// (clobbers AX, BX, CX, DX).
-#define REPEAT(outer, loop, tail, diff, done) \
+// REPEAT(outer, loop16, diff16, loop, tail, diff, done): the second
+// last offset at R10: unless it is 0, R10 is past ilimit or the 4 bytes
+// there differ (then to outer), R15 = the match's length and the two
+// last offsets swapped (clobbers AX, BX, CX, DX, X2, X3).
+#define REPEAT(outer, loop16, diff16, loop, tail, diff, done) \
 	MOVL  searchState_rep2(DI), AX    \
 	TESTL AX, AX                      \
 	JZ    outer                       \
@@ -173,7 +190,7 @@ seqOut:                                   \
 	JNE   outer                       \
 	LEAQ  4(DX), AX                   \
 	LEAQ  4(R10), BX                  \
-	MATCH_LEN(AX, BX, R15, CX, loop, tail, diff, done) \
+	MATCH_LEN(AX, BX, R15, CX, loop16, diff16, loop, tail, diff, done) \
 	ADDQ  $4, R15                     \
 	MOVL  searchState_rep1(DI), AX    \
 	MOVL  searchState_rep2(DI), BX    \
