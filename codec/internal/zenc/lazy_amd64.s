@@ -38,22 +38,22 @@ done:
 	PREFETCHT0 (R9)(CX*1)
 
 // ROW_HASH(pos, dst): finder.rowHash: dst = the cached hash of pos,
-// whose slot takes pos+8's (clobbers CX, DX, R11).
+// whose slot takes pos+rowCacheSize's (clobbers CX, DX, R11).
 #define ROW_HASH(pos, dst) \
-	LEAQ 8(pos), DX                           \
+	LEAQ const_rowCacheSize(pos), DX          \
 	HASH(DX, DX)                              \
 	ROW_PREFETCH(DX)                          \
 	MOVQ pos, R11                             \
-	ANDQ $7, R11                              \
+	ANDQ $(const_rowCacheSize-1), R11         \
 	MOVL searchState_cache(DI)(R11*4), dst    \
 	MOVL DX, searchState_cache(DI)(R11*4)
 
 // ROW_FILL(i, limit, loop, done): finder.rowFill: the hashes of the
-// positions from i to min(i+7, limit) into the cache (clobbers AX, CX,
-// DX, R11, R14).
+// positions from i to min(i+rowCacheSize-1, limit) into the cache
+// (clobbers AX, CX, DX, R11, R14).
 #define ROW_FILL(i, limit, loop, done) \
 	MOVQ    i, AX                             \
-	LEAQ    7(i), R14                         \
+	LEAQ    (const_rowCacheSize-1)(i), R14    \
 	CMPQ    R14, limit                        \
 	CMOVQGT limit, R14                        \
 loop:                                         \
@@ -62,7 +62,7 @@ loop:                                         \
 	HASH(AX, DX)                              \
 	ROW_PREFETCH(DX)                          \
 	MOVQ    AX, R11                           \
-	ANDQ    $7, R11                           \
+	ANDQ    $(const_rowCacheSize-1), R11      \
 	MOVL    DX, searchState_cache(DI)(R11*4)  \
 	INCQ    AX                                \
 	JMP     loop                              \
