@@ -97,6 +97,29 @@ loop:                                  \
 	JMP  loop                          \
 done:
 
+// CANDIDATE(m, t, miss, labels of MATCH_LEN...): finder.best's check of
+// the candidate at m for the search at ip (R10): to miss unless the 4
+// bytes ending one past the best length so far (R13) are equal and its
+// match is longer; then R13 and R15 are its length and offset, and to
+// walked where it reaches end (clobbers CX, DX, R11, t, X2, X3).
+#define CANDIDATE(m, t, miss, loop16, diff16, loop, tail, diff, done) \
+	LEAQ -3(m)(R13*1), CX                                  \
+	MOVL (SI)(CX*1), CX                                    \
+	LEAQ -3(R10)(R13*1), DX                                \
+	CMPL CX, (SI)(DX*1)                                    \
+	JNE  miss                                              \
+	MOVQ m, CX                                             \
+	MOVQ R10, DX                                           \
+	MATCH_LEN(CX, DX, R11, t, loop16, diff16, loop, tail, diff, done) \
+	CMPQ R11, R13                                          \
+	JLE  miss                                              \
+	MOVQ R11, R13                                          \
+	MOVQ R10, R15                                          \
+	SUBQ m, R15                                            \
+	LEAQ (R10)(R11*1), CX                                  \
+	CMPQ CX, searchState_end(DI)                           \
+	JEQ  walked
+
 // lazyAsm(st *searchState) is lazyGo's loop over the hash chain
 // (lazy.go), finder.best included, statement for statement; the comments
 // name lazyGo's and best's variables. Registers:
@@ -373,24 +396,7 @@ walk:
 	JLE   walked
 	MOVL  BX, AX
 	SUBL  searchState_base(DI), AX
-
-	// The 4 bytes ending one past the best length so far.
-	LEAQ -3(AX)(R13*1), CX
-	MOVL (SI)(CX*1), CX
-	LEAQ -3(R10)(R13*1), DX
-	CMPL CX, (SI)(DX*1)
-	JNE  nextCandidate
-	MOVQ AX, CX
-	MOVQ R10, DX
-	MATCH_LEN(CX, DX, R11, R12, bLoop16, bDiff16, bLoop, bTail, bDiff, bDone)
-	CMPQ R11, R13
-	JLE  nextCandidate
-	MOVQ R11, R13
-	MOVQ R10, R15
-	SUBQ AX, R15
-	LEAQ (R10)(R11*1), CX
-	CMPQ CX, searchState_end(DI)
-	JEQ  walked
+	CANDIDATE(AX, R12, nextCandidate, bLoop16, bDiff16, bLoop, bTail, bDiff, bDone)
 
 nextCandidate:
 	CMPL BX, searchState_minChain(DI)
@@ -504,24 +510,7 @@ rowWalk:
 	MOVL searchState_cands(DI)(R14*4), BX
 	SUBL searchState_base(DI), BX
 	INCQ R14
-
-	// The 4 bytes ending one past the best length so far.
-	LEAQ -3(BX)(R13*1), CX
-	MOVL (SI)(CX*1), CX
-	LEAQ -3(R10)(R13*1), DX
-	CMPL CX, (SI)(DX*1)
-	JNE  rowWalk
-	MOVQ BX, CX
-	MOVQ R10, DX
-	MATCH_LEN(CX, DX, R11, AX, rLoop16, rDiff16, rLoop, rTail, rDiff, rDone)
-	CMPQ R11, R13
-	JLE  rowWalk
-	MOVQ R11, R13
-	MOVQ R10, R15
-	SUBQ BX, R15
-	LEAQ (R10)(R11*1), CX
-	CMPQ CX, searchState_end(DI)
-	JEQ  walked
+	CANDIDATE(BX, AX, rowWalk, rLoop16, rDiff16, rLoop, rTail, rDiff, rDone)
 	JMP  rowWalk
 
 walked:
