@@ -84,7 +84,7 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 	// write. (Written out here, not called: two calls a position cost
 	// ERA's floats 5-7% at levels 5-9.)
 	i := f.next
-	gap := f.rowSkips && ip-i > 384 && !f.skipping
+	gap := f.rowSkips && ip-i > rowSkipThreshold && !f.skipping
 	if i < ip && f.nextHashed {
 		// The first position's hash was computed to look it up.
 		le.Set(f.chain, (uint32(i)+f.base)&f.chainMask, le.Get(f.hash, f.nextHash))
@@ -95,8 +95,8 @@ func (f *finder) best(src []byte, ip, end int) (int, int) {
 		}
 	}
 	if gap {
-		f.add(src, i, f.next+96)
-		i = ip - 32
+		f.add(src, i, f.next+rowGapStart)
+		i = ip - rowGapEnd
 	}
 	if i < ip { // most often not: the search moves a position at a time
 		f.add(src, i, ip)

@@ -336,12 +336,12 @@ firstDone:
 	JNE  rest
 	MOVQ R10, AX
 	SUBQ searchState_nextPos(DI), AX
-	CMPQ AX, $384
+	CMPQ AX, $const_rowSkipThreshold
 	JLE  rest
 	MOVQ searchState_nextPos(DI), DX
-	ADDQ $96, DX
+	ADDQ $const_rowGapStart, DX
 	ADD(BX, DX, gapLoop, gapDone)
-	LEAQ -32(R10), BX
+	LEAQ -const_rowGapEnd(R10), BX
 
 rest:
 	CMPQ BX, R10
@@ -420,11 +420,11 @@ rowUpdate:
 	MOVQ searchState_nextPos(DI), BX
 	MOVQ R10, AX
 	SUBQ BX, AX
-	CMPQ AX, $384
+	CMPQ AX, $const_rowSkipThreshold
 	JLE  rowRest
-	LEAQ 96(BX), R13
+	LEAQ const_rowGapStart(BX), R13
 	ROW_INSERT_TO(BX, R13, gapLoop2, gapDone2)
-	LEAQ -32(R10), BX
+	LEAQ -const_rowGapEnd(R10), BX
 	LEAQ 1(R10), R13
 	ROW_FILL(BX, R13, gapFill, gapFilled)
 
