@@ -140,6 +140,12 @@ TEXT ·lazyAsm(SB), NOSPLIT, $0-8
 	JEQ  chained
 	MOVQ searchState_tags(DI), R9
 
+	// The rows' cache from the finder's next position (lazyGo's first
+	// rowFill).
+	MOVQ searchState_nextPos(DI), BX
+	MOVQ searchState_ilimit(DI), R13
+	ROW_FILL(BX, R13, startFill, startFilled)
+
 chained:
 	MOVB $0, searchState_skipping(DI)
 

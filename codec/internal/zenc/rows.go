@@ -74,11 +74,14 @@ func (f *finder) rowHash(src []byte, i int) uint32 {
 	return h
 }
 
+// rowMask is the mask of a slot's number in a row.
+func (f *finder) rowMask() uint32 { return uint32(1)<<f.rowLog - 1 }
+
 // rowInsert puts index idx, of hash h, at the head of its row, the slot
 // before the last head (slot 0 holds the head).
 func (f *finder) rowInsert(h, idx uint32) {
 	row := f.rowOf(h)
-	mask := uint32(1)<<f.rowLog - 1
+	mask := f.rowMask()
 	head := (uint32(f.tags[row]) - 1) & mask
 	if head == 0 {
 		head = mask
@@ -118,8 +121,8 @@ func (f *finder) rowBest(src []byte, ip, end int) (int, int) {
 		h = f.rowHash(src, ip)
 	}
 	row := f.rowOf(h)
-	n := uint32(1) << f.rowLog
-	rowMask := n - 1
+	rowMask := f.rowMask()
+	n := rowMask + 1
 	tags := f.tags[row : row+n]
 	head := uint32(tags[0]) & rowMask
 	// A bit per slot whose tag is h's, rotated so that bit k is the
@@ -132,7 +135,8 @@ func (f *finder) rowBest(src []byte, ip, end int) (int, int) {
 		z := ^(((x & 0x7F7F7F7F7F7F7F7F) + 0x7F7F7F7F7F7F7F7F) | x | 0x7F7F7F7F7F7F7F7F)
 		match |= (z >> 7 * 0x0102040810204080 >> 56) << w
 	}
-	match = bits.RotateLeft64(match*rowRepeat(f.rowLog), -int(head)) & (^uint64(0) >> (64 - n))
+	repeat, rowBits := rowRotation(f.rowLog)
+	match = bits.RotateLeft64(match*repeat, -int(head)) & rowBits
 	var cands [64]uint32
 	k := 0
 	for attempts := f.attempts; match != 0 && attempts > 0; match &= match - 1 {
@@ -165,15 +169,16 @@ func (f *finder) rowBest(src []byte, ip, end int) (int, int) {
 	return ml, off
 }
 
-// rowRepeat is the multiplier that repeats a row's mask of 1<<rowLog
-// bits over 64, so that rotating the 64 rotates the row's: rowLog 4, 5
-// or 6.
-func rowRepeat(rowLog uint8) uint64 {
+// rowRotation returns the multiplier that repeats a row's mask of
+// 1<<rowLog bits over 64, so that rotating the 64 rotates the row's, and
+// the mask of the row's bits in 64: rowLog 4, 5 or 6.
+func rowRotation(rowLog uint8) (repeat, bits uint64) {
+	bits = ^uint64(0) >> (64 - 1<<rowLog)
 	switch rowLog {
 	case 4:
-		return 0x0001000100010001
+		return 0x0001000100010001, bits
 	case 5:
-		return 0x0000000100000001
+		return 0x0000000100000001, bits
 	}
-	return 1
+	return 1, bits
 }

@@ -38,8 +38,8 @@ type searchState struct {
 	attempts, nextPos, depth       int // nextPos: the finder's next
 	nextHashed, skipping, rowSkips bool
 	// The rows' (rows.go), where rows is set: the tags, the row's
-	// log, mask, repeat multiplier (rowRepeat) and the mask of a row's
-	// bits in 64, the hashes of positions nextPos on.
+	// log, mask, repeat multiplier and the mask of a row's bits in 64
+	// (rowRotation), the hashes of positions nextPos on.
 	rows               bool
 	tags               unsafe.Pointer
 	rowLog             uint64
@@ -154,10 +154,9 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 	st.depth = lazyDepth(p.strategy)
 	if f.rowLog != 0 {
 		st.ilimit = f.ilimit(end)
-		f.rowFill(src, f.next, st.ilimit)
 		st.rows, st.tags, st.cache = true, unsafe.Pointer(unsafe.SliceData(f.tags)), f.cache
-		st.rowLog, st.rowMask = uint64(f.rowLog), 1<<f.rowLog-1
-		st.rowRepeat, st.rowBits = rowRepeat(f.rowLog), ^uint64(0)>>(64-(1<<f.rowLog))
+		st.rowLog, st.rowMask = uint64(f.rowLog), f.rowMask()
+		st.rowRepeat, st.rowBits = rowRotation(f.rowLog)
 	} else {
 		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
 		st.chainMask, st.rowSkips = f.chainMask, f.rowSkips
