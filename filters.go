@@ -50,6 +50,18 @@ func filterKnown(id FilterID) bool {
 	return ok
 }
 
+// filterLossless reports whether id is a filter whose inverse restores
+// exactly what it filtered: not TruncPrec, NDMean or IntTrunc, which drop
+// bits, nor ByteDeltaBuggy, kept for reading old data, nor a user filter,
+// whose inverse is not known to be exact.
+func filterLossless(id FilterID) bool {
+	switch id {
+	case NoFilter, Shuffle, BitShuffle, Delta, ByteDelta, NDCell:
+		return true
+	}
+	return false
+}
+
 // shuffleWidth is the element width SHUFFLE uses: its meta, or the typesize.
 func shuffleWidth(f Filter, typesize int) int {
 	if f.Meta != 0 {

@@ -169,6 +169,22 @@ type CParams struct {
 	Format ChunkFormat
 }
 
+// Lossless reports whether decompressing what p compresses always gives
+// back exactly the input: its codec is lossless ([codec.Lossless]) and so
+// is every filter of its pipeline (not TruncPrec, NDMean, IntTrunc or a
+// user filter).
+func (p *CParams) Lossless() bool {
+	if !codec.Lossless(p.Codec) {
+		return false
+	}
+	for _, f := range p.Filters {
+		if !filterLossless(f.ID) {
+			return false
+		}
+	}
+	return true
+}
+
 // DefaultCParams returns C-Blosc2's defaults: BloscLZ at level 5,
 // typesize 8, shuffle in slot 5, automatic block size and split mode.
 func DefaultCParams() CParams {

@@ -42,6 +42,17 @@ const (
 	UserMin ID = 160
 )
 
+// Lossless reports whether id is a codec known to decode exactly what it
+// encoded: every built-in codec but ZFP's three modes. A registered user
+// codec is not known to be.
+func Lossless(id ID) bool {
+	switch id {
+	case BloscLZ, LZ4, LZ4HC, Snappy, Zlib, Zstd, NDLZ:
+		return true
+	}
+	return false
+}
+
 // Errors returned by codecs. Callers test them with errors.Is. ErrCorrupt
 // is the root package's blosc2.ErrCorrupt; ErrUnknown and ErrDict are
 // their own sentinels, which also match blosc2.ErrUnsupported and

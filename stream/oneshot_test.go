@@ -127,15 +127,21 @@ func writeInPieces(t *testing.T, dst io.Writer, data []byte, opts ...WriterOptio
 }
 
 // TestWriteDoesNotRetainBuffer: Write compresses whole chunks of a large
-// buffer where they lie, yet the buffer is the caller's again when Write
+// buffer where they lie, and a first Write shorter than a chunk too (held
+// until the next call), yet the buffer is the caller's again when Write
 // returns: it is overwritten at once, and the stream still holds what was
 // written, the same frame as written in small pieces (which are copied),
-// at concurrency 1, 2 and 4, with and without a partial chunk before.
+// at concurrency 1, 2 and 4, with and without a partial chunk before
+// (777 bytes, copied; 30000, held and then decompressed back when the
+// rest comes), and for streams shorter than a chunk written at once.
 func TestWriteDoesNotRetainBuffer(t *testing.T) {
-	data := testData(t)
+	all := testData(t)
 	const chunk = 50_000
 	for _, n := range []int{1, 2, 4} {
-		for _, lead := range []int{0, 777} {
+		for _, c := range []struct{ lead, size int }{
+			{0, len(all)}, {777, len(all)}, {30_000, len(all)}, {30_000, 40_000}, {0, 25_000}, {0, chunk - 1},
+		} {
+			data, lead := all[:c.size], c.lead
 			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
 			var small bytes.Buffer
 			writeInPieces(t, &small, data, opts...)
@@ -158,11 +164,84 @@ func TestWriteDoesNotRetainBuffer(t *testing.T) {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(big.Bytes(), small.Bytes()) {
-				t.Errorf("concurrency %d, lead %d: the frame differs from the one written in small pieces", n, lead)
+				t.Errorf("concurrency %d, lead %d of %d bytes: the frame differs from the one written in small pieces", n, lead, len(data))
 			}
 			got, err := DecodeAll(big.Bytes(), nil)
 			if err != nil || !bytes.Equal(got, data) {
-				t.Fatalf("concurrency %d, lead %d: %v", n, lead, err)
+				t.Fatalf("concurrency %d, lead %d of %d bytes: %v", n, lead, len(data), err)
+			}
+		}
+	}
+}
+
+// driftFilter is a user filter whose Backward does not undo its Forward:
+// each pass through it adds 1 to every byte.
+type driftFilter struct{}
+
+func (driftFilter) Forward(dst, src []byte, _ uint8, _ int) error {
+	for i, b := range src {
+		dst[i] = b + 1
+	}
+	return nil
+}
+
+func (driftFilter) Backward(dst, src []byte, _ uint8, _ int) error {
+	copy(dst, src)
+	return nil
+}
+
+// TestHeldFirstWrite: a first Write shorter than a chunk, compressed where
+// it lies and held, gives the frame its copy gives, followed by a Flush
+// (a short chunk; on a pipe, a frame ended) or by more data (the held
+// chunk decompressed back), on a file and on a pipe. A pipeline that does
+// not decode to its input (a user filter here) is never held: held and
+// decompressed, the first bytes would pass the filter twice.
+func TestHeldFirstWrite(t *testing.T) {
+	const drift = blosc2.FilterID(251)
+	if err := blosc2.RegisterFilter(drift, driftFilter{}); err != nil {
+		t.Fatal(err)
+	}
+	data := testData(t)[:120_000]
+	const chunk, first = 50_000, 30_000
+	for _, filters := range [][]blosc2.Filter{{{ID: blosc2.Shuffle}}, {{ID: drift}}} {
+		for _, flush := range []bool{false, true} {
+			for _, seekable := range []bool{false, true} {
+				opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(2), WithCodec(codec.LZ4), WithFilters(filters...)}
+				frame := func(piece int) []byte {
+					var pipe bytes.Buffer
+					file := &memWriter{}
+					var dst io.Writer = struct{ io.Writer }{&pipe}
+					if seekable {
+						dst = file
+					}
+					w, err := NewWriter(dst, opts...)
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i, part := range [][]byte{data[:first], data[first:]} {
+						for p := part; len(p) > 0; p = p[min(piece, len(p)):] {
+							if _, err := w.Write(p[:min(piece, len(p))]); err != nil {
+								t.Fatal(err)
+							}
+						}
+						if flush && i == 0 {
+							if err := w.Flush(); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+					if err := w.Close(); err != nil {
+						t.Fatal(err)
+					}
+					if seekable {
+						return file.buf
+					}
+					return pipe.Bytes()
+				}
+				held, copied := frame(len(data)), frame(1000)
+				if !bytes.Equal(held, copied) {
+					t.Errorf("filter %d, flush %v, seekable %v: the frame differs from the one written in small pieces", filters[0].ID, flush, seekable)
+				}
 			}
 		}
 	}

@@ -94,10 +94,15 @@ func FuzzChunkReader(f *testing.F) {
 }
 
 // FuzzStreamRoundTrip writes data through a stream.Writer with options
-// drawn from the fuzzer and reads it back, sequentially and at random.
+// drawn from the fuzzer, at once and in small pieces (the same frame), and
+// reads it back, from memory and sequentially.
 func FuzzStreamRoundTrip(f *testing.F) {
 	f.Add([]byte("telemetry telemetry telemetry 1 2 3 4 5 6 7 8 9"), uint8(0), uint8(5), uint8(8), uint16(16), uint8(2), true)
 	f.Add(bytes.Repeat([]byte{0, 0, 0, 1}, 3000), uint8(1), uint8(1), uint8(4), uint16(1000), uint8(1), false)
+	// A first half shorter than a chunk, and longer than half of it: held,
+	// then decompressed back (more data) or written (Flush).
+	f.Add(bytes.Repeat([]byte("ts 1700000000 21.5\n"), 160), uint8(4), uint8(3), uint8(8), uint16(2499), uint8(1), false)
+	f.Add(bytes.Repeat([]byte("ts 1700000000 21.5\n"), 160), uint8(1), uint8(5), uint8(8), uint16(2499), uint8(2), true)
 	f.Fuzz(func(t *testing.T, data []byte, codecSel, level, typesize uint8, chunkSize uint16, conc uint8, flush bool) {
 		codecs := []codec.ID{blosc2.BloscLZ, blosc2.LZ4, blosc2.LZ4HC, blosc2.Zlib, blosc2.Zstd}
 		opts := []stream.WriterOption{
@@ -107,21 +112,36 @@ func FuzzStreamRoundTrip(f *testing.F) {
 			stream.WithChunkSize(1 + int(chunkSize)),
 			stream.WithConcurrency(1 + int(conc%4)),
 		}
-		var frame bytes.Buffer
-		w, err := stream.NewWriter(&frame, opts...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		half := len(data) / 2
-		w.Write(data[:half])
-		if flush {
-			if err := w.Flush(); err != nil {
+		// The data written in two halves (each compressed where it lies,
+		// held, or copied, as the Writer sees fit), and in pieces of 7
+		// bytes (all copied): the same frame.
+		write := func(piece int) []byte {
+			var frame bytes.Buffer
+			w, err := stream.NewWriter(&frame, opts...)
+			if err != nil {
 				t.Fatal(err)
 			}
+			half := len(data) / 2
+			for i, part := range [][]byte{data[:half], data[half:]} {
+				for p := part; len(p) > 0; p = p[min(piece, len(p)):] {
+					if _, err := w.Write(p[:min(piece, len(p))]); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if flush && i == 0 {
+					if err := w.Flush(); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			return frame.Bytes()
 		}
-		w.Write(data[half:])
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
+		frame := bytes.NewBuffer(write(len(data)))
+		if !bytes.Equal(frame.Bytes(), write(7)) {
+			t.Fatal("the frame depends on how the data was cut into writes")
 		}
 		got, err := stream.DecodeAll(frame.Bytes(), nil)
 		if err != nil || !bytes.Equal(got, data) {
