@@ -120,11 +120,11 @@ func BenchmarkMemory(b *testing.B) {
 		}
 		el := time.Since(t0)
 		p := peak.done()
-		bound := uint64((2*conc+3)*chunk + (conc+3)*chunk) // writer, reader
+		bound := uint64((2*conc+4)*chunk + (conc+3)*chunk) // writer, reader
 		b.ReportMetric(float64(p-base)/(1<<20), "peak-heap-MiB")
 		b.ReportMetric(float64(bound)/(1<<20), "bound-MiB")
 		b.ReportMetric(float64(total)/1e6/el.Seconds(), "MB/s")
-		fmt.Fprintf(os.Stderr, "streamed %d bytes in %v: peak live heap above baseline %.1f MiB, bound (Writer + Reader) (2×%d+3 + %d+3)×4 MiB = %.0f MiB\n",
+		fmt.Fprintf(os.Stderr, "streamed %d bytes in %v: peak live heap above baseline %.1f MiB, bound (Writer + Reader) (2×%d+4 + %d+3)×4 MiB = %.0f MiB\n",
 			total, el, float64(p-base)/(1<<20), conc, conc, float64(bound)/(1<<20))
 	}
 }

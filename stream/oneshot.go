@@ -18,7 +18,8 @@ import (
 // extended slice. The source comes first, as in klauspost/compress's
 // zstd.Encoder.EncodeAll(src, dst). Every chunk of src, the last and
 // shorter one too, is compressed where it lies, never copied (a
-// Writer's Write copies what it leaves short of a chunk); src is only
+// Writer's Write copies what it leaves short of a chunk, but for a long
+// one at the end of a frame's first Write); src is only
 // read, and not kept once EncodeAll returns. Small buffers are
 // compressed with one goroutine; the options are NewWriter's, so by
 // default each chunk's parameters are the automatic mode's (WithTier).

@@ -133,13 +133,15 @@ func writeInPieces(t *testing.T, dst io.Writer, data []byte, opts ...WriterOptio
 // written, the same frame as written in small pieces (which are copied),
 // at concurrency 1, 2 and 4, with and without a partial chunk before
 // (777 bytes, copied; 30000, held and then decompressed back when the
-// rest comes), and for streams shorter than a chunk written at once.
+// rest comes; two chunks and 30000 bytes, the last held), and for streams
+// shorter than a chunk, or two chunks and 30000 bytes, written at once.
 func TestWriteDoesNotRetainBuffer(t *testing.T) {
 	all := testData(t)
 	const chunk = 50_000
 	for _, n := range []int{1, 2, 4} {
 		for _, c := range []struct{ lead, size int }{
 			{0, len(all)}, {777, len(all)}, {30_000, len(all)}, {30_000, 40_000}, {0, 25_000}, {0, chunk - 1},
+			{0, 130_000}, {130_000, len(all)},
 		} {
 			data, lead := all[:c.size], c.lead
 			opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(n)}
@@ -190,8 +192,25 @@ func (driftFilter) Backward(dst, src []byte, _ uint8, _ int) error {
 	return nil
 }
 
-// TestHeldFirstWrite: a first Write shorter than a chunk, compressed where
-// it lies and held, gives the frame its copy gives, followed by a Flush
+// slowWriter and slowFile take a millisecond to write.
+type slowWriter struct{ w io.Writer }
+
+func (s slowWriter) Write(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return s.w.Write(p)
+}
+
+type slowFile struct{ *memWriter }
+
+func (s slowFile) Write(p []byte) (int, error) {
+	time.Sleep(time.Millisecond)
+	return s.memWriter.Write(p)
+}
+
+// TestHeldFirstWrite: a first Write shorter than a chunk, or the short
+// chunk after a first Write's whole ones (compressed while the pipeline
+// compresses those), compressed where it lies and held, gives the frame
+// its copy gives, followed by a Flush
 // (a short chunk; on a pipe, a frame ended) or by more data (the held
 // chunk decompressed back), on a file and on a pipe. A pipeline that does
 // not decode to its input (a user filter here) is never held: held and
@@ -201,18 +220,25 @@ func TestHeldFirstWrite(t *testing.T) {
 	if err := blosc2.RegisterFilter(drift, driftFilter{}); err != nil {
 		t.Fatal(err)
 	}
-	data := testData(t)[:120_000]
-	const chunk, first = 50_000, 30_000
+	data := testData(t)[:160_000]
+	const chunk = 50_000
 	for _, filters := range [][]blosc2.Filter{{{ID: blosc2.Shuffle}}, {{ID: drift}}} {
-		for _, flush := range []bool{false, true} {
+		for _, c := range []struct {
+			first int
+			flush bool
+		}{{30_000, false}, {30_000, true}, {130_000, false}, {130_000, true}} {
+			first, flush := c.first, c.flush
 			for _, seekable := range []bool{false, true} {
 				opts := []WriterOption{WithChunkSize(chunk), WithConcurrency(2), WithCodec(codec.LZ4), WithFilters(filters...)}
 				frame := func(piece int) []byte {
+					// Destinations that take a while to write, so that the
+					// pipeline is still writing the whole chunks when the
+					// held one comes.
 					var pipe bytes.Buffer
 					file := &memWriter{}
-					var dst io.Writer = struct{ io.Writer }{&pipe}
+					var dst io.Writer = slowWriter{&pipe}
 					if seekable {
-						dst = file
+						dst = slowFile{file}
 					}
 					w, err := NewWriter(dst, opts...)
 					if err != nil {
@@ -240,7 +266,7 @@ func TestHeldFirstWrite(t *testing.T) {
 				}
 				held, copied := frame(len(data)), frame(1000)
 				if !bytes.Equal(held, copied) {
-					t.Errorf("filter %d, flush %v, seekable %v: the frame differs from the one written in small pieces", filters[0].ID, flush, seekable)
+					t.Errorf("filter %d, first Write %d, flush %v, seekable %v: the frame differs from the one written in small pieces", filters[0].ID, first, flush, seekable)
 				}
 			}
 		}
