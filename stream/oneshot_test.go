@@ -17,6 +17,7 @@ import (
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/framereader"
 	"github.com/blosc2go/blosc2/internal/hostile"
+	"github.com/blosc2go/blosc2/internal/testvec"
 )
 
 // TestDecodeAllLeavesSourceIntact: DecodeAll reads the chunks of src where
@@ -116,10 +117,8 @@ func writeInPieces(t *testing.T, dst io.Writer, data []byte, opts ...WriterOptio
 	if err != nil {
 		t.Fatal(err)
 	}
-	for p := data; len(p) > 0; p = p[min(1000, len(p)):] {
-		if _, err := w.Write(p[:min(1000, len(p))]); err != nil {
-			t.Fatal(err)
-		}
+	if err := testvec.WriteParts(w, [][]byte{data}, 1000, func(int) error { return nil }); err != nil {
+		t.Fatal(err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -244,17 +243,14 @@ func TestHeldFirstWrite(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for i, part := range [][]byte{data[:first], data[first:]} {
-						for p := part; len(p) > 0; p = p[min(piece, len(p)):] {
-							if _, err := w.Write(p[:min(piece, len(p))]); err != nil {
-								t.Fatal(err)
-							}
-						}
+					err = testvec.WriteParts(w, [][]byte{data[:first], data[first:]}, piece, func(i int) error {
 						if flush && i == 0 {
-							if err := w.Flush(); err != nil {
-								t.Fatal(err)
-							}
+							return w.Flush()
 						}
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
 					}
 					if err := w.Close(); err != nil {
 						t.Fatal(err)

@@ -122,17 +122,14 @@ func FuzzStreamRoundTrip(f *testing.F) {
 				t.Fatal(err)
 			}
 			half := len(data) / 2
-			for i, part := range [][]byte{data[:half], data[half:]} {
-				for p := part; len(p) > 0; p = p[min(piece, len(p)):] {
-					if _, err := w.Write(p[:min(piece, len(p))]); err != nil {
-						t.Fatal(err)
-					}
-				}
+			err = testvec.WriteParts(w, [][]byte{data[:half], data[half:]}, piece, func(i int) error {
 				if flush && i == 0 {
-					if err := w.Flush(); err != nil {
-						t.Fatal(err)
-					}
+					return w.Flush()
 				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 			if err := w.Close(); err != nil {
 				t.Fatal(err)
