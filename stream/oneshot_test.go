@@ -269,6 +269,34 @@ func TestHeldFirstWrite(t *testing.T) {
 	}
 }
 
+// TestHeldInVain: a Writer whose held first Write was followed by more
+// data holds no more, also after Reset (its caller writes in pieces, and
+// each hold would cost a compression lost); a fresh one holds.
+func TestHeldInVain(t *testing.T) {
+	data := testData(t)[:100_000]
+	w, err := NewWriter(io.Discard, WithChunkSize(80_000), WithConcurrency(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []bool{true, true, false} {
+		w.Reset(io.Discard)
+		if _, err := w.Write(data[:50_000]); err != nil {
+			t.Fatal(err)
+		}
+		if w.held != want {
+			t.Fatalf("frame %d: held %v", i, w.held)
+		}
+		if i == 1 {
+			if _, err := w.Write(data[50_000:]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // overlapCodec is LZ4 that records how many of its Decompress calls ran
 // at once, each held for a while so that calls on other goroutines meet.
 type overlapCodec struct {
