@@ -271,7 +271,8 @@ func TestHeldFirstWrite(t *testing.T) {
 
 // TestHeldInVain: a Writer whose held first Write was followed by more
 // data holds no more, also after Reset (its caller writes in pieces, and
-// each hold would cost a compression lost); a fresh one holds.
+// each hold would cost a compression lost); a fresh one holds, and an
+// empty Write leaves the chunk held.
 func TestHeldInVain(t *testing.T) {
 	data := testData(t)[:100_000]
 	w, err := NewWriter(io.Discard, WithChunkSize(80_000), WithConcurrency(2))
@@ -285,6 +286,10 @@ func TestHeldInVain(t *testing.T) {
 		}
 		if w.held != want {
 			t.Fatalf("frame %d: held %v", i, w.held)
+		}
+		// An empty Write brings no data: the chunk stays held.
+		if _, err := w.Write(nil); err != nil || w.held != want {
+			t.Fatalf("frame %d: after an empty Write, held %v, %v", i, w.held, err)
 		}
 		if i == 1 {
 			if _, err := w.Write(data[50_000:]); err != nil {

@@ -225,7 +225,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 // write is Write without its wait: whole chunks of p may still be
 // compressed where they lie when it returns.
 func (w *Writer) write(p []byte) (int, error) {
-	if err := w.check(); err != nil {
+	if err := w.check(); err != nil || len(p) == 0 {
 		return 0, err
 	}
 	if err := w.unhold(); err != nil {
