@@ -117,10 +117,7 @@ func writeInPieces(t *testing.T, dst io.Writer, data []byte, opts ...WriterOptio
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := testvec.WriteParts(w, [][]byte{data}, 1000, func(int) error { return nil }); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
+	if err := testvec.WriteStream(w, [][]byte{data}, 1000, false); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -243,16 +240,7 @@ func TestHeldFirstWrite(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					err = testvec.WriteParts(w, [][]byte{data[:first], data[first:]}, piece, func(i int) error {
-						if flush && i == 0 {
-							return w.Flush()
-						}
-						return nil
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := w.Close(); err != nil {
+					if err := testvec.WriteStream(w, [][]byte{data[:first], data[first:]}, piece, flush); err != nil {
 						t.Fatal(err)
 					}
 					if seekable {

@@ -403,6 +403,12 @@ func (w *Writer) compressNow(chunk []byte) error {
 	if err := w.compressInto(chunk); err != nil {
 		return err
 	}
+	return w.writeChunk()
+}
+
+// writeChunk writes w.chunk, compressed in the calling goroutine, and
+// releases it.
+func (w *Writer) writeChunk() error {
 	err := w.sink.WriteCompressed(&w.chunk)
 	w.releaseChunk()
 	if err != nil {
@@ -475,15 +481,11 @@ func (w *Writer) hold(p []byte) error {
 // chunk before it.
 func (w *Writer) writeHeld() error {
 	w.held = false
-	err := w.prepare(w.heldLen)
-	if err == nil {
-		err = w.sink.WriteCompressed(&w.chunk)
+	if err := w.prepare(w.heldLen); err != nil {
+		w.releaseChunk()
+		return err
 	}
-	w.releaseChunk()
-	if err != nil {
-		w.err = err
-	}
-	return err
+	return w.writeChunk()
 }
 
 // unhold, when a chunk is held and more data comes, decompresses it back

@@ -122,16 +122,7 @@ func FuzzStreamRoundTrip(f *testing.F) {
 				t.Fatal(err)
 			}
 			half := len(data) / 2
-			err = testvec.WriteParts(w, [][]byte{data[:half], data[half:]}, piece, func(i int) error {
-				if flush && i == 0 {
-					return w.Flush()
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.Close(); err != nil {
+			if err := testvec.WriteStream(w, [][]byte{data[:half], data[half:]}, piece, flush); err != nil {
 				t.Fatal(err)
 			}
 			return frame.Bytes()
