@@ -318,6 +318,8 @@ best:
 	MOVQ searchState_hashShift(DI), R12
 	CMPB searchState_rows(DI), $0
 	JNE  rowBest
+	CMPB searchState_tree(DI), $0
+	JNE  treeBest
 	MOVQ searchState_nextPos(DI), BX
 	CMPQ BX, R10
 	JGE  firstDone
@@ -518,6 +520,282 @@ rowWalk:
 	INCQ R14
 	CANDIDATE(BX, AX, rowWalk, rLoop16, rDiff16, rLoop, rTail, rDiff, rDone)
 	JMP  rowWalk
+
+treeBest:
+	// finder.treeBest at ip (tree.go): nothing inside the last match
+	// found; else the positions up to ip inserted unsorted, ip's
+	// unsorted candidates sorted into the tree, and the tree searched
+	// for ip, inserting it. R8 (e.hash) serves as scratch in the walks
+	// and is loaded again at the end.
+	XORQ R13, R13
+	XORQ R15, R15
+	MOVQ searchState_nextPos(DI), BX
+	CMPQ R10, BX
+	JLT  walked
+
+treeAdd:
+	CMPQ BX, R10
+	JGE  treeAdded
+	HASH(BX, AX)
+	MOVL (R8)(AX*4), DX
+	MOVL BX, CX
+	ADDL searchState_base(DI), CX
+	MOVL CX, (R8)(AX*4)
+	ANDL searchState_btMask(DI), CX
+	MOVL DX, (R9)(CX*8)
+	MOVL $const_unsortedMark, 4(R9)(CX*8)
+	INCQ BX
+	JMP  treeAdd
+
+treeAdded:
+	HASH(R10, AX)
+	MOVL AX, searchState_treeHash(DI)
+
+	// The hash table's slots of ip+1 and ip+2, fetched now
+	// (prefetchNext).
+	LEAQ       1(R10), DX
+	CMPQ       DX, searchState_ilimit(DI)
+	JGT        treePrefetched
+	HASH(DX, CX)
+	PREFETCHT0 (R8)(CX*4)
+	INCQ       DX
+	CMPQ       DX, searchState_ilimit(DI)
+	JGT        treePrefetched
+	HASH(DX, CX)
+	PREFETCHT0 (R8)(CX*4)
+
+treePrefetched:
+	// curr, btLow (DX) and unsortLimit (DX).
+	MOVL    R10, CX
+	ADDL    searchState_base(DI), CX
+	MOVL    CX, searchState_treeCurr(DI)
+	XORL    DX, DX
+	MOVL    CX, R11
+	SUBL    searchState_btMask(DI), R11
+	CMPL    CX, searchState_btMask(DI)
+	CMOVLHI R11, DX
+	MOVL    DX, searchState_btLow(DI)
+	MOVL    searchState_base(DI), R11
+	CMPL    DX, R11
+	CMOVLCS R11, DX
+	MOVL    DX, searchState_unsortLimit(DI)
+
+	// The unsorted candidates (m, R12), their links reversed into a
+	// stack (previous, R14), at most nbCandidates (R15) of them.
+	MOVL (R8)(AX*4), R12
+	MOVQ searchState_attempts(DI), R15
+	XORL R14, R14
+
+treeStack:
+	CMPL R12, DX
+	JLS  treeStacked
+	MOVL R12, CX
+	ANDL searchState_btMask(DI), CX
+	CMPL 4(R9)(CX*8), $const_unsortedMark
+	JNE  treeStacked
+	CMPQ R15, $1
+	JLE  treeCut
+	MOVL R14, 4(R9)(CX*8)
+	MOVL R12, R14
+	MOVL (R9)(CX*8), R12
+	DECQ R15
+	JMP  treeStack
+
+treeCut:
+	// Still unsorted past the budget: cut off.
+	MOVQ $0, (R9)(CX*8)
+
+treeStacked:
+	// The stack sorted into the tree, the oldest first (treeSort):
+	// curr's position (BX), its walk's smaller and larger slots (R13,
+	// R14), candidate m (R12), nbCompares (R15).
+	TESTL R14, R14
+	JEQ   treeSorted
+	MOVL  R14, CX
+	ANDL  searchState_btMask(DI), CX
+	MOVL  4(R9)(CX*8), AX
+	MOVL  AX, searchState_sortNext(DI)
+	MOVQ  R15, searchState_nbCandidates(DI)
+	MOVL  R14, BX
+	SUBL  searchState_base(DI), BX
+	LEAQ  (R9)(CX*8), R13
+	LEAQ  4(R9)(CX*8), R14
+	MOVL  (R13), R12
+	MOVQ  $0, searchState_lenSmaller(DI)
+	MOVQ  $0, searchState_lenLarger(DI)
+
+sortWalk:
+	TESTQ   R15, R15
+	JLE     sortClose
+	CMPL    R12, searchState_base(DI)
+	JLS     sortClose
+	MOVQ    searchState_lenSmaller(DI), R11
+	MOVQ    searchState_lenLarger(DI), AX
+	CMPQ    AX, R11
+	CMOVQLT AX, R11
+	MOVL    R12, AX
+	SUBL    searchState_base(DI), AX
+	ADDQ    R11, AX
+	LEAQ    (BX)(R11*1), DX
+	MATCH_LEN(AX, DX, CX, R8, sLoop16, sDiff16, sLoop, sTail, sDiff, sDone)
+	ADDQ    CX, R11
+	ADDQ    CX, AX
+	ADDQ    CX, DX
+	CMPQ    DX, searchState_srcEnd(DI)
+	JEQ     sortClose
+	MOVBLZX (AX), CX
+	CMPB    CX, (DX)
+	MOVL    R12, CX
+	JCC     sortLarger
+	MOVL    R12, (R13)
+	MOVQ    R11, searchState_lenSmaller(DI)
+	CMPL    R12, searchState_unsortLimit(DI)
+	JLS     sortSmallerDone
+	ANDL    searchState_btMask(DI), CX
+	LEAQ    4(R9)(CX*8), R13
+	MOVL    (R13), R12
+	DECQ    R15
+	JMP     sortWalk
+
+sortSmallerDone:
+	LEAQ searchState_unlinked(DI), R13
+	JMP  sortClose
+
+sortLarger:
+	MOVL R12, (R14)
+	MOVQ R11, searchState_lenLarger(DI)
+	CMPL R12, searchState_unsortLimit(DI)
+	JLS  sortLargerDone
+	ANDL searchState_btMask(DI), CX
+	LEAQ (R9)(CX*8), R14
+	MOVL (R14), R12
+	DECQ R15
+	JMP  sortWalk
+
+sortLargerDone:
+	LEAQ searchState_unlinked(DI), R14
+
+sortClose:
+	MOVL $0, (R13)
+	MOVL $0, (R14)
+	MOVL searchState_sortNext(DI), R14
+	MOVQ searchState_nbCandidates(DI), R15
+	INCQ R15
+	JMP  treeStacked
+
+treeSorted:
+	// The search for ip, inserting it: its walk's smaller and larger
+	// slots (R13, R14), candidate m (R12), nbCompares (R15), best (BX),
+	// matchEnd and offBase in st.
+	MOVQ searchState_hash(DI), R8
+	MOVL searchState_treeCurr(DI), CX
+	LEAL 9(CX), AX
+	MOVL AX, searchState_matchEnd(DI)
+	MOVL $999999999, searchState_offBase(DI)
+	MOVL searchState_treeHash(DI), AX
+	MOVL (R8)(AX*4), R12
+	MOVL CX, (R8)(AX*4)
+	ANDL searchState_btMask(DI), CX
+	LEAQ (R9)(CX*8), R13
+	LEAQ 4(R9)(CX*8), R14
+	MOVQ $0, searchState_lenSmaller(DI)
+	MOVQ $0, searchState_lenLarger(DI)
+	MOVQ searchState_attempts(DI), R15
+	XORQ BX, BX
+
+treeWalk:
+	TESTQ   R15, R15
+	JLE     treeClose
+	CMPL    R12, searchState_base(DI)
+	JLS     treeClose
+	MOVQ    searchState_lenSmaller(DI), R11
+	MOVQ    searchState_lenLarger(DI), AX
+	CMPQ    AX, R11
+	CMOVQLT AX, R11
+	MOVL    R12, AX
+	SUBL    searchState_base(DI), AX
+	ADDQ    R11, AX
+	LEAQ    (R10)(R11*1), DX
+	MATCH_LEN(AX, DX, CX, R8, tLoop16, tDiff16, tLoop, tTail, tDiff, tDone)
+	ADDQ    CX, R11
+	ADDQ    CX, AX
+	ADDQ    CX, DX
+	CMPQ    R11, BX
+	JLE     treeLink
+
+	// Longer: matchEnd past it, and the best match unless its offset
+	// costs more bits than four per byte it adds.
+	LEAL (R12)(R11*1), CX
+	CMPL CX, searchState_matchEnd(DI)
+	JLS  treeEnded
+	MOVL CX, searchState_matchEnd(DI)
+
+treeEnded:
+	MOVL searchState_treeCurr(DI), CX
+	SUBL R12, CX
+	INCL CX
+	BSRL CX, CX
+	BSRL searchState_offBase(DI), R8
+	SUBL R8, CX
+	MOVL R11, R8
+	SUBL BX, R8
+	SHLL $2, R8
+	CMPL R8, CX
+	JLE  treeCheaper
+	MOVQ R11, BX
+	MOVL searchState_treeCurr(DI), CX
+	SUBL R12, CX
+	ADDL $3, CX
+	MOVL CX, searchState_offBase(DI)
+
+treeCheaper:
+	CMPQ DX, searchState_srcEnd(DI)
+	JEQ  treeClose
+
+treeLink:
+	MOVBLZX (AX), CX
+	CMPB    CX, (DX)
+	MOVL    R12, CX
+	JCC     treeLarger
+	MOVL    R12, (R13)
+	MOVQ    R11, searchState_lenSmaller(DI)
+	CMPL    R12, searchState_btLow(DI)
+	JLS     treeSmallerDone
+	ANDL    searchState_btMask(DI), CX
+	LEAQ    4(R9)(CX*8), R13
+	MOVL    (R13), R12
+	DECQ    R15
+	JMP     treeWalk
+
+treeSmallerDone:
+	LEAQ searchState_unlinked(DI), R13
+	JMP  treeClose
+
+treeLarger:
+	MOVL R12, (R14)
+	MOVQ R11, searchState_lenLarger(DI)
+	CMPL R12, searchState_btLow(DI)
+	JLS  treeLargerDone
+	ANDL searchState_btMask(DI), CX
+	LEAQ (R9)(CX*8), R14
+	MOVL (R14), R12
+	DECQ R15
+	JMP  treeWalk
+
+treeLargerDone:
+	LEAQ searchState_unlinked(DI), R14
+
+treeClose:
+	MOVL $0, (R13)
+	MOVL $0, (R14)
+	MOVQ searchState_hash(DI), R8
+	MOVL searchState_matchEnd(DI), AX
+	SUBL searchState_base(DI), AX
+	SUBQ $8, AX
+	MOVQ AX, searchState_nextPos(DI)
+	MOVQ BX, R13
+	MOVL searchState_offBase(DI), R15
+	SUBQ $3, R15
 
 walked:
 	MOVQ R13, BX

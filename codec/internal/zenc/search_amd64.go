@@ -46,6 +46,10 @@ type searchState struct {
 	rowMask            uint32
 	rowRepeat, rowBits uint64
 	cache              [rowCacheSize]uint32
+	// The binary tree's (tree.go), where tree is set: the mask of its
+	// nodes' ring.
+	tree   bool
+	btMask uint32
 	// The assembly's own: the step and where it grows, where the last
 	// search started, the addresses of src[end] and src[len(src)].
 	//lint:ignore U1000 the assembly's
@@ -63,6 +67,19 @@ type searchState struct {
 	// The candidates of a row, as lazyAsm collects them.
 	//lint:ignore U1000 the assembly's
 	cands [64]uint32
+	// lazyAsm's over the tree (treeBest's variables): ip's hash, curr,
+	// btLow, unsortLimit, matchEnd and offBase; the next unsorted
+	// candidate and nbCandidates while one is sorted; the common
+	// lengths of a walk's two sides; the slot a side's links go to once
+	// it has reached the tree's oldest node.
+	//lint:ignore U1000 the assembly's
+	treeHash, treeCurr, btLow, unsortLimit, matchEnd, offBase uint32
+	//lint:ignore U1000 the assembly's
+	sortNext uint32
+	//lint:ignore U1000 the assembly's
+	nbCandidates, lenSmaller, lenLarger int
+	//lint:ignore U1000 the assembly's
+	unlinked uint32
 }
 
 // searchAsm reports whether the assembly may search src[start:end]: with
@@ -140,11 +157,11 @@ func (e *Encoder) dfast(src []byte, start, end int, p params) {
 	e.finish(&st, src)
 }
 
-// lazy runs the greedy, lazy and lazy2 searches over the hash chain: in
-// assembly with BMI2, else (and btlazy2's binary tree always) in Go. Both
-// write the same sequences and leave the same finder (FuzzSearch).
+// lazy runs the greedy, lazy, lazy2 and btlazy2 searches: in assembly
+// with BMI2, else in Go. Both write the same sequences and leave the same
+// finder and tables (FuzzSearch).
 func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
-	if f.tree || !e.searchAsm(start, end) {
+	if !e.searchAsm(start, end) {
 		e.lazyGo(src, start, end, p, f)
 		return
 	}
@@ -157,6 +174,9 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 		st.rows, st.tags, st.cache = true, unsafe.Pointer(unsafe.SliceData(f.tags)), f.cache
 		st.rowLog, st.rowMask = uint64(f.rowLog), f.rowMask()
 		st.rowRepeat, st.rowBits = rowRotation(f.rowLog)
+	} else if f.tree {
+		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
+		st.tree, st.btMask = true, f.btMask
 	} else {
 		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
 		st.chainMask, st.rowSkips = f.chainMask, f.rowSkips
@@ -167,8 +187,8 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 	e.finish(&st, src)
 }
 
-// lazyAsm is lazyGo's loop, its chain search included, in assembly
-// (lazy_amd64.s).
+// lazyAsm is lazyGo's loop, its search over the chain, the rows or the
+// tree included, in assembly (lazy_amd64.s).
 //
 //go:noescape
 func lazyAsm(st *searchState)
