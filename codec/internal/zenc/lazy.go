@@ -157,8 +157,8 @@ func lazyDepth(strategy uint8) int {
 // found at one position, up to depth next positions are searched for a
 // better one, a longer match counting against a larger offset. It appends the sequences of
 // src[start:end] to e.seqs and their literals to e.lits. Over the hash
-// chain it is the twin of lazyAsm (amd64), which writes the same
-// sequences; lazy chooses.
+// chain, the rows and the tree it is the twin of lazyAsm (amd64), which
+// writes the same sequences; lazy chooses.
 //
 // Loads stay within src: positions searched are at most ilimit =
 // end-8 (end-16 over rows, which hash 8 positions ahead) and their
