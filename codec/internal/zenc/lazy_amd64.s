@@ -97,6 +97,69 @@ loop:                                  \
 	JMP  loop                          \
 done:
 
+// btlazy2's walks down its binary tree (tree.go: treeSort's and
+// treeBest's, in lazyAsm): R9 holds &chain[0], R12 the candidate's index,
+// R13 and R14 the addresses of the slots where the next smaller and next
+// larger candidates are to be linked, R15 the attempts left; the common
+// lengths of either side and the slot of a side that is done are memory
+// operands.
+
+// TREE_MATCH(pos, labels of MATCH_LEN...): R11 = how many bytes the
+// candidate at index R12 shares with the string at pos, at least the
+// smaller of the two sides' lengths (st.lenSmaller, st.lenLarger), up
+// to src[end]; AX and DX the addresses of the candidate's and pos's
+// bytes there (clobbers CX, R8, X2, X3).
+#define TREE_MATCH(pos, loop16, diff16, loop, tail, diff, done) \
+	MOVQ    searchState_lenSmaller(DI), R11                     \
+	MOVQ    searchState_lenLarger(DI), AX                       \
+	CMPQ    AX, R11                                             \
+	CMOVQLT AX, R11                                             \
+	MOVL    R12, AX                                             \
+	SUBL    searchState_base(DI), AX                            \
+	ADDQ    R11, AX                                             \
+	LEAQ    (pos)(R11*1), DX                                    \
+	MATCH_LEN(AX, DX, CX, R8, loop16, diff16, loop, tail, diff, done) \
+	ADDQ    CX, R11                                             \
+	ADDQ    CX, AX                                              \
+	ADDQ    CX, DX
+
+// TREE_LINK(low, walk, close, larger, smallerDone, largerDone):
+// treeWalk.link after TREE_MATCH: the candidate linked on its side, that
+// side's length set to R11; at or below index low that side is done (its
+// slot st.unlinked) and the walk goes to close; else R12 is the next
+// candidate on that side, an attempt spent, and on to walk (clobbers
+// CX).
+#define TREE_LINK(low, walk, close, larger, smallerDone, largerDone) \
+	MOVBLZX (AX), CX         \
+	CMPB    CX, (DX)         \
+	MOVL    R12, CX          \
+	JCC     larger           \
+	MOVL    R12, (R13)       \
+	MOVQ    R11, searchState_lenSmaller(DI) \
+	CMPL    R12, low         \
+	JLS     smallerDone      \
+	ANDL    searchState_btMask(DI), CX \
+	LEAQ    4(R9)(CX*8), R13 \
+	MOVL    (R13), R12       \
+	DECQ    R15              \
+	JMP     walk             \
+smallerDone:                 \
+	LEAQ    searchState_unlinked(DI), R13 \
+	JMP     close            \
+larger:                      \
+	MOVL    R12, (R14)       \
+	MOVQ    R11, searchState_lenLarger(DI) \
+	CMPL    R12, low         \
+	JLS     largerDone       \
+	ANDL    searchState_btMask(DI), CX \
+	LEAQ    (R9)(CX*8), R14  \
+	MOVL    (R14), R12       \
+	DECQ    R15              \
+	JMP     walk             \
+largerDone:                  \
+	LEAQ    searchState_unlinked(DI), R14 \
+	JMP     close
+
 // CANDIDATE(m, t, miss, labels of MATCH_LEN...): finder.best's check of
 // the candidate at m for the search at ip (R10): to miss unless the 4
 // bytes ending one past the best length so far (R13) are equal and its
@@ -625,55 +688,14 @@ treeStacked:
 	MOVQ  $0, searchState_lenLarger(DI)
 
 sortWalk:
-	TESTQ   R15, R15
-	JLE     sortClose
-	CMPL    R12, searchState_base(DI)
-	JLS     sortClose
-	MOVQ    searchState_lenSmaller(DI), R11
-	MOVQ    searchState_lenLarger(DI), AX
-	CMPQ    AX, R11
-	CMOVQLT AX, R11
-	MOVL    R12, AX
-	SUBL    searchState_base(DI), AX
-	ADDQ    R11, AX
-	LEAQ    (BX)(R11*1), DX
-	MATCH_LEN(AX, DX, CX, R8, sLoop16, sDiff16, sLoop, sTail, sDiff, sDone)
-	ADDQ    CX, R11
-	ADDQ    CX, AX
-	ADDQ    CX, DX
-	CMPQ    DX, searchState_srcEnd(DI)
-	JEQ     sortClose
-	MOVBLZX (AX), CX
-	CMPB    CX, (DX)
-	MOVL    R12, CX
-	JCC     sortLarger
-	MOVL    R12, (R13)
-	MOVQ    R11, searchState_lenSmaller(DI)
-	CMPL    R12, searchState_unsortLimit(DI)
-	JLS     sortSmallerDone
-	ANDL    searchState_btMask(DI), CX
-	LEAQ    4(R9)(CX*8), R13
-	MOVL    (R13), R12
-	DECQ    R15
-	JMP     sortWalk
-
-sortSmallerDone:
-	LEAQ searchState_unlinked(DI), R13
-	JMP  sortClose
-
-sortLarger:
-	MOVL R12, (R14)
-	MOVQ R11, searchState_lenLarger(DI)
-	CMPL R12, searchState_unsortLimit(DI)
-	JLS  sortLargerDone
-	ANDL searchState_btMask(DI), CX
-	LEAQ (R9)(CX*8), R14
-	MOVL (R14), R12
-	DECQ R15
-	JMP  sortWalk
-
-sortLargerDone:
-	LEAQ searchState_unlinked(DI), R14
+	TESTQ R15, R15
+	JLE   sortClose
+	CMPL  R12, searchState_base(DI)
+	JLS   sortClose
+	TREE_MATCH(BX, sLoop16, sDiff16, sLoop, sTail, sDiff, sDone)
+	CMPQ  DX, searchState_srcEnd(DI)
+	JEQ   sortClose
+	TREE_LINK(searchState_unsortLimit(DI), sortWalk, sortClose, sortLarger, sortSmallerDone, sortLargerDone)
 
 sortClose:
 	MOVL $0, (R13)
@@ -704,24 +726,13 @@ treeSorted:
 	XORQ BX, BX
 
 treeWalk:
-	TESTQ   R15, R15
-	JLE     treeClose
-	CMPL    R12, searchState_base(DI)
-	JLS     treeClose
-	MOVQ    searchState_lenSmaller(DI), R11
-	MOVQ    searchState_lenLarger(DI), AX
-	CMPQ    AX, R11
-	CMOVQLT AX, R11
-	MOVL    R12, AX
-	SUBL    searchState_base(DI), AX
-	ADDQ    R11, AX
-	LEAQ    (R10)(R11*1), DX
-	MATCH_LEN(AX, DX, CX, R8, tLoop16, tDiff16, tLoop, tTail, tDiff, tDone)
-	ADDQ    CX, R11
-	ADDQ    CX, AX
-	ADDQ    CX, DX
-	CMPQ    R11, BX
-	JLE     treeLink
+	TESTQ R15, R15
+	JLE   treeClose
+	CMPL  R12, searchState_base(DI)
+	JLS   treeClose
+	TREE_MATCH(R10, tLoop16, tDiff16, tLoop, tTail, tDiff, tDone)
+	CMPQ  R11, BX
+	JLE   treeLink
 
 	// Longer: matchEnd past it, and the best match unless its offset
 	// costs more bits than four per byte it adds.
@@ -753,37 +764,7 @@ treeCheaper:
 	JEQ  treeClose
 
 treeLink:
-	MOVBLZX (AX), CX
-	CMPB    CX, (DX)
-	MOVL    R12, CX
-	JCC     treeLarger
-	MOVL    R12, (R13)
-	MOVQ    R11, searchState_lenSmaller(DI)
-	CMPL    R12, searchState_btLow(DI)
-	JLS     treeSmallerDone
-	ANDL    searchState_btMask(DI), CX
-	LEAQ    4(R9)(CX*8), R13
-	MOVL    (R13), R12
-	DECQ    R15
-	JMP     treeWalk
-
-treeSmallerDone:
-	LEAQ searchState_unlinked(DI), R13
-	JMP  treeClose
-
-treeLarger:
-	MOVL R12, (R14)
-	MOVQ R11, searchState_lenLarger(DI)
-	CMPL R12, searchState_btLow(DI)
-	JLS  treeLargerDone
-	ANDL searchState_btMask(DI), CX
-	LEAQ (R9)(CX*8), R14
-	MOVL (R14), R12
-	DECQ R15
-	JMP  treeWalk
-
-treeLargerDone:
-	LEAQ searchState_unlinked(DI), R14
+	TREE_LINK(searchState_btLow(DI), treeWalk, treeClose, treeLarger, treeSmallerDone, treeLargerDone)
 
 treeClose:
 	MOVL $0, (R13)
