@@ -174,12 +174,10 @@ func (e *Encoder) lazy(src []byte, start, end int, p params, f *finder) {
 		st.rows, st.tags, st.cache = true, unsafe.Pointer(unsafe.SliceData(f.tags)), f.cache
 		st.rowLog, st.rowMask = uint64(f.rowLog), f.rowMask()
 		st.rowRepeat, st.rowBits = rowRotation(f.rowLog)
-	} else if f.tree {
-		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
-		st.tree, st.btMask = true, f.btMask
 	} else {
 		st.chain = unsafe.Pointer(unsafe.SliceData(f.chain))
 		st.chainMask, st.rowSkips = f.chainMask, f.rowSkips
+		st.tree, st.btMask = f.tree, f.btMask
 	}
 	lazyAsm(&st)
 	f.next, f.nextHash, f.nextHashed, f.skipping = st.nextPos, st.nextHash, st.nextHashed, st.skipping
