@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/fanout"
 )
 
 // Tier is a speed tier of the automatic mode ([Auto]), named as
@@ -760,28 +761,22 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		probeOut.Put(out)
 		return sizes
 	}
-	var wg sync.WaitGroup
 	var next sync.Mutex
 	k := 0
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			out := probeOut.Get().(*[]byte)
-			defer probeOut.Put(out)
-			for {
-				next.Lock()
-				i := k
-				k++
-				next.Unlock()
-				if i >= len(cands) {
-					return
-				}
-				size(i, out)
+	fanout.Run(threads, func() {
+		out := probeOut.Get().(*[]byte)
+		defer probeOut.Put(out)
+		for {
+			next.Lock()
+			i := k
+			k++
+			next.Unlock()
+			if i >= len(cands) {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			size(i, out)
+		}
+	})
 	return sizes
 }
 

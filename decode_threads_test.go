@@ -10,11 +10,11 @@ import (
 	"github.com/blosc2go/blosc2/codec"
 )
 
-// TestPaidThreads: a chunk that decodes at memory speed (LZ4 at any
-// ratio, any codec at 32:1 or more, no filter but shuffle) is decoded on
-// one goroutine per MiB of output, however many it is given; any other
-// keeps every goroutine. The chunks are compressed for real and their
-// headers read back.
+// TestPaidThreads: a chunk with no filter but shuffle is decoded on one
+// goroutine per 768 KiB of output at 32:1 or more (any codec), per 256
+// KiB under LZ4 below that, however many it is given; any other keeps
+// every goroutine. The chunks are compressed for real and their headers
+// read back.
 func TestPaidThreads(t *testing.T) {
 	stamps, err := os.ReadFile("testdata/data/nab_nyc_taxi.ts.i64.bin")
 	if err != nil {
@@ -31,6 +31,14 @@ func TestPaidThreads(t *testing.T) {
 		}
 		return b
 	}
+	// sparse is n zero bytes but for a random one every 512.
+	sparse := func(n int) []byte {
+		b := make([]byte, n)
+		for i := 0; i < n; i += 512 {
+			b[i] = byte(rng.IntN(256))
+		}
+		return b
+	}
 	noise := random(4) // 2 bits a byte: 2-4:1
 	bits := random(2)  // what BloscLZ does not store raw
 	for _, tc := range []struct {
@@ -40,12 +48,16 @@ func TestPaidThreads(t *testing.T) {
 		filter FilterID
 		want   int
 	}{
-		{"lz4 1MiB shuffle", tile(1 << 20), LZ4, Shuffle, 1},
-		{"lz4 2.5MiB shuffle", tile(5 << 19), LZ4, Shuffle, 2},
-		{"lz4 4MiB shuffle", tile(4 << 20), LZ4, Shuffle, 4},
-		{"lz4 1MiB noise", noise, LZ4, NoFilter, 1},
+		{"lz4 1MiB 32:1+", sparse(1 << 20), LZ4, NoFilter, 1},
+		{"lz4 1.5MiB 32:1+", sparse(3 << 19), LZ4, NoFilter, 2},
+		{"lz4 4MiB 32:1+", sparse(4 << 20), LZ4, NoFilter, 5},
+		{"lz4 1MiB shuffle 26:1", tile(1 << 20), LZ4, Shuffle, 4},
+		{"lz4 1MiB noise", noise, LZ4, NoFilter, 4},
+		{"lz4 384KiB noise", noise[:384<<10], LZ4, NoFilter, 1},
+		{"lz4 512KiB noise", noise[:512<<10], LZ4, NoFilter, 2},
 		{"lz4 1MiB bitshuffle", tile(1 << 20), LZ4, BitShuffle, math.MaxInt},
 		{"zstd 1MiB shuffle 32:1+", tile(1 << 20), Zstd, Shuffle, 1},
+		{"zstd 1.5MiB shuffle 32:1+", tile(3 << 19), Zstd, Shuffle, 2},
 		{"zstd 1MiB noise", noise, Zstd, NoFilter, math.MaxInt},
 		{"blosclz 1MiB shuffle 32:1+", tile(1 << 20), BloscLZ, Shuffle, 1},
 		{"blosclz 1MiB bits", bits, BloscLZ, NoFilter, math.MaxInt},

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blosc2go/blosc2/codec"
+	"github.com/blosc2go/blosc2/internal/fanout"
 )
 
 // Decompress decodes chunk, appends the data to dst and returns the extended
@@ -408,11 +409,10 @@ func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 	}
 	var next atomic.Int64
 	next.Store(int64(from))
-	var wg sync.WaitGroup
 	var errMu sync.Mutex
 	var firstErr error
 	var failed atomic.Bool
-	work := func() {
+	fanout.Run(threads, func() {
 		s := getScratch(maxBlock, 0)
 		defer putScratch(s)
 		for !failed.Load() {
@@ -429,61 +429,57 @@ func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 				failed.Store(true)
 			}
 		}
-	}
-	// The caller takes blocks too: it starts at once, where a goroutine
-	// waits for a processor to wake (tens of microseconds on a VM).
-	wg.Add(threads - 1)
-	for range threads - 1 {
-		go func() {
-			defer wg.Done()
-			work()
-		}()
-	}
-	work()
-	wg.Wait()
+	})
 	if firstErr != nil {
 		return firstErr.(*blockError).err
 	}
 	return nil
 }
 
-// fastSpan is how much of a chunk that decodes fast (decodesFast) each
-// goroutine on its blocks takes. A second goroutine starts tens of
-// microseconds late on a VM and decodes into cache lines another core
-// last wrote; on a chunk of a few hundred microseconds' work it costs
-// more than it saves. Measured with DecodeAll on 2 vCPUs (Zen 4), one
-// goroutine against two, MB/s: 1 MiB chunks of logs under LZ4 (4.4:1)
-// 8200-9500 against 7500-7900; of ERA floats under LZ4 (1.4:1) 4900-5400
-// against 4800-5000; the timestamps' 945 KB chunk under zstd 5 (136:1)
-// 10200-10400 against 7700-9300, under LZ4 (40:1) 15300-16300 against
-// 12800-14300. From 2 MiB on, two pay: 4 MiB of the same logs under LZ4
-// 4700-4800 against 8100-8200.
-const fastSpan = 1 << 20
+// Spans of a chunk's output that pay for a goroutine of their own, by
+// how fast the chunk decodes. A second goroutine starts 4-35 µs late
+// (fanout.Run) and writes cache lines another core last wrote, which
+// costs more than it saves on a chunk one goroutine decodes in about 0.1
+// ms. Measured with DecodeAll of one chunk, µs on one goroutine against
+// two (2-vCPU Xeon, Go 1.26; at 1.4:1 to 4.4:1 LZ4 decodes at 3-4 GB/s
+// there, and 32:1 or more at 6-13 GB/s):
+//   - LZ4 logs (4.4:1): 256 KiB 46-50 against 67-73, 384 KiB 85-90
+//     against 86-91, 512 KiB 126-135 against 117-123, 768 KiB 209-224
+//     against 158-168; ERA floats (1.4:1), 512 KiB 179-188 against
+//     163-170, 1 MiB 1.4 times as fast on two.
+//   - The 945 KB timestamps: zstd at 64-70:1 (four blocks) 113-134
+//     against 113-133, at 136:1 (two blocks) 100-112 against 123-140,
+//     LZ4 at 40:1 71-78 against 99-110. 1.5 MiB of them: zstd 1 234-243
+//     against 183-190, zstd 5 165-183 against 121-132, LZ4 132-134
+//     against 123-137.
+const (
+	// memorySpeedSpan is for chunks of 32:1 or more, under any codec:
+	// long matches, decoded at memory speed.
+	memorySpeedSpan = 768 << 10
+	// lz4Span is for LZ4 chunks below 32:1.
+	lz4Span = 256 << 10
+)
 
 // paidThreads is how many goroutines pay for decoding the chunk's
-// blocks: one per fastSpan bytes of a chunk that decodes fast, else any
-// number.
+// blocks: one per span of its output for a chunk with no filter but
+// shuffle (bitshuffle and the delta filters are work of their own) that
+// compresses 32:1 or more (memorySpeedSpan) or is LZ4's (lz4Span);
+// any number for the others (zstd and zlib below 32:1, BloscLZ: they
+// decode at 1-3 GB/s, and 1 MiB of logs under zstd 3 on two goroutines
+// in 0.6 of one's time).
 func (d *decoder) paidThreads() int {
-	if !d.decodesFast() {
-		return math.MaxInt
-	}
-	return max(1, d.h.Nbytes/fastSpan)
-}
-
-// decodesFast reports whether the chunk decodes at several GB/s on one
-// core, from what its header says: under LZ4 (at any ratio: 5 GB/s on
-// floats compressed 1.4:1), or under any codec at 32:1 or more (long
-// matches: memory speed), with no filter but shuffle (bitshuffle and the
-// delta filters are work of their own). Chunks whose decoding is slower
-// (zstd and zlib below 32:1, BloscLZ: 1 MiB of logs decodes 1.5 times as
-// fast on two goroutines) keep every goroutine.
-func (d *decoder) decodesFast() bool {
 	for _, f := range d.h.Filters {
 		if f.ID != NoFilter && f.ID != Shuffle {
-			return false
+			return math.MaxInt
 		}
 	}
-	return d.h.Codec == codec.LZ4 || d.h.Codec == codec.LZ4HC || 32*d.h.Cbytes <= d.h.Nbytes
+	switch {
+	case 32*d.h.Cbytes <= d.h.Nbytes:
+		return max(1, d.h.Nbytes/memorySpeedSpan)
+	case d.h.Codec == codec.LZ4 || d.h.Codec == codec.LZ4HC:
+		return max(1, d.h.Nbytes/lz4Span)
+	}
+	return math.MaxInt
 }
 
 // decodeBlockAt decodes block j into its place in the chunk's output.

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/fanout"
 )
 
 // chunkSource gives access to the compressed chunks of a frame, by logical
@@ -102,29 +103,23 @@ func (r *sliceReader) readSlice(out []byte, start, stop []int64) error {
 		nextJob  atomic.Int64
 		firstErr error
 		errOnce  sync.Once
-		wg       sync.WaitGroup
 	)
 	dp := *r.dp
 	dp.Concurrency = 1
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w := &sliceReader{g: g, src: r.src, dp: &dp}
-			for {
-				j := nextJob.Add(1) - 1
-				if j >= count {
-					return
-				}
-				if err := w.readChunkOf(out, ext, start, stop, clo, cext, j); err != nil {
-					errOnce.Do(func() { firstErr = err })
-					nextJob.Store(count)
-					return
-				}
+	fanout.Run(threads, func() {
+		w := &sliceReader{g: g, src: r.src, dp: &dp}
+		for {
+			j := nextJob.Add(1) - 1
+			if j >= count {
+				return
 			}
-		}()
-	}
-	wg.Wait()
+			if err := w.readChunkOf(out, ext, start, stop, clo, cext, j); err != nil {
+				errOnce.Do(func() { firstErr = err })
+				nextJob.Store(count)
+				return
+			}
+		}
+	})
 	return firstErr
 }
 

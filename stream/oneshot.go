@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/blosc2go/blosc2"
+	"github.com/blosc2go/blosc2/internal/fanout"
 	"github.com/blosc2go/blosc2/internal/frame"
 	"github.com/blosc2go/blosc2/internal/option"
 )
@@ -112,7 +113,6 @@ func (a *randomAccess) decodeChunks(out []byte, n int, stop <-chan struct{}) (in
 		failed  atomic.Bool
 		mu      sync.Mutex
 		first   *failure
-		wg      sync.WaitGroup
 		offsets = make([]int, len(a.frames)+1) // chunks before each frame
 	)
 	for i, fr := range a.frames {
@@ -122,7 +122,6 @@ func (a *randomAccess) decodeChunks(out []byte, n int, stop <-chan struct{}) (in
 	n = max(n, 1)
 	tail := (nchunks - 1) / n * n // chunks from here on spread their blocks
 	decode := func() {
-		defer wg.Done()
 		f := 0
 		for !failed.Load() {
 			k := int(next.Add(1) - 1)
@@ -158,13 +157,7 @@ func (a *randomAccess) decodeChunks(out []byte, n int, stop <-chan struct{}) (in
 			}
 		}
 	}
-	g := max(min(n, nchunks), 1) // goroutines taking chunks (one for an empty frame)
-	wg.Add(g)
-	for range g - 1 {
-		go decode()
-	}
-	decode()
-	wg.Wait()
+	fanout.Run(min(n, nchunks), decode) // one goroutine for an empty frame
 	if first != nil {
 		if first.err == errReaderClosed {
 			return first.at, first.err
