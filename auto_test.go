@@ -638,3 +638,160 @@ func TestAutoTextBlocks(t *testing.T) {
 		t.Errorf("best tier, smooth f64: block size %d, want %d", bs, tiers[TierBest].typedBS)
 	}
 }
+
+// TestRecurringWords: recurringWords counts the sampled words equal to
+// a word of another run, less those of the commonest word, as a map of
+// the same samples counts them.
+func TestRecurringWords(t *testing.T) {
+	reference := func(src []byte) (int, int) {
+		n := len(src) / 8
+		runs := min(n/recurRun, recurGroups)
+		if runs < 2 {
+			return 0, 0
+		}
+		type seen struct{ count, first int }
+		words := map[uint64]*seen{}
+		across := map[uint64]bool{}
+		var taken []uint64
+		top := uint64(0)
+		for k := range runs {
+			start := k * (n - recurRun) / (runs - 1)
+			for i := range recurRun {
+				w := binary.LittleEndian.Uint64(src[8*(start+i):])
+				taken = append(taken, w)
+				if words[w] == nil {
+					words[w] = &seen{first: k}
+				} else if words[w].first != k {
+					across[w] = true
+				}
+				words[w].count++
+				if words[top] == nil || words[w].count > words[top].count {
+					top = w
+				}
+			}
+		}
+		r := 0
+		for _, w := range taken {
+			if across[w] {
+				r++
+			}
+		}
+		if across[top] {
+			r -= words[top].count
+		}
+		return r, len(taken)
+	}
+	words := func(ws ...uint64) []byte {
+		b := make([]byte, 8*len(ws))
+		for i, w := range ws {
+			binary.LittleEndian.PutUint64(b[8*i:], w)
+		}
+		return b
+	}
+	// Two runs: 1 (three times) and 2 (twice) are in both, 1 the
+	// commonest; 9 repeats within its run only.
+	two := make([]uint64, 2*recurRun)
+	for i := range two {
+		two[i] = uint64(100 + i)
+	}
+	two[0], two[1] = 1, 2
+	copy(two[recurRun:], []uint64{1, 1, 2, 9, 9})
+	if r, m := recurringWords(words(two...)); r != 2 || m != 2*recurRun {
+		t.Errorf("two runs: %d of %d recur, want 2 of %d", r, m, 2*recurRun)
+	}
+	if r, m := recurringWords(make([]byte, (2*recurRun-1)*8)); r != 0 || m != 0 {
+		t.Errorf("less than two runs: %d of %d", r, m)
+	}
+	if r, m := recurringWords(make([]byte, 1<<20)); r != 0 || m != recurRun*recurGroups {
+		t.Errorf("zeros: %d of %d recur, want none of %d: one word is the commonest", r, m, recurRun*recurGroups)
+	}
+	rng := rand.New(rand.NewPCG(13, 14))
+	for k := range 300 {
+		n := rng.IntN(30000)
+		vals := 1 + rng.IntN(3000) // how many distinct words, about
+		src := make([]byte, n)
+		for i := 0; i+8 <= n; i += 8 {
+			binary.LittleEndian.PutUint64(src[i:], uint64(rng.IntN(vals))<<uint(rng.IntN(2)*40))
+		}
+		r, m := recurringWords(src)
+		wr, wm := reference(src)
+		if r != wr || m != wm {
+			t.Fatalf("input %d (%d bytes): %d of %d recur, the map says %d of %d", k, n, r, m, wr, wm)
+		}
+	}
+}
+
+// TestAutoRecurringValues: at the fastest tier a chunk of values that
+// recur across it goes unfiltered to zstd's fastest level, where the
+// probe's sample alone gave LZ4 a shuffle, and the chunk is smaller than
+// under either shuffle; small integers, which the shuffle compresses
+// beyond 3:1, and a background of one value keep the probe's choice.
+func TestAutoRecurringValues(t *testing.T) {
+	// withoutRule returns the fastest tier's choice without the rule.
+	withoutRule := func(src []byte) CParams {
+		tiers[TierFastest].recurring = false
+		defer func() { tiers[TierFastest].recurring = true }()
+		return chooseAt(t, TierFastest, src)
+	}
+	type input struct {
+		name string
+		data []byte
+	}
+	// The first 128 KiB of the ETT values (readings of a few decimals,
+	// seven columns), and the whole file where the shared data is.
+	head, err := os.ReadFile("testdata/data/ett_h1.f64.head128k.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := []input{{"ett_h1.f64.bin's first 128 KiB", head}}
+	if dir := testvec.SharedData(); dir != "" {
+		data, err := os.ReadFile(filepath.Join(dir, "ett_h1.f64.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, input{"ett_h1.f64.bin", data})
+	} else {
+		t.Log("no shared data: the whole ETT file is not checked")
+	}
+	for _, in := range inputs {
+		if q := withoutRule(in.data); !filtered(&q) || q.Codec != LZ4 {
+			t.Fatalf("%s: without the rule, codec %d filters %v: the probe's sample does not favour a filter", in.name, q.Codec, q.Filters)
+		}
+		p := chooseAt(t, TierFastest, in.data)
+		if filtered(&p) || p.Codec != Zstd || p.Level != tiers[TierFastest].textLevel || p.BlockSize > (len(in.data)+1)/2 {
+			t.Fatalf("%s: codec %d level %d filters %v typesize %d block %d", in.name, p.Codec, p.Level, p.Filters, p.TypeSize, p.BlockSize)
+		}
+		got := checkRoundTrip(t, in.name, in.data, p)
+		for _, f := range []FilterID{Shuffle, BitShuffle} {
+			q := DefaultCParams()
+			q.Codec, q.Level, q.TypeSize, q.Filters = LZ4, tiers[TierFastest].level, 8, Pipeline(Filter{ID: f})
+			q.BlockSize = tiers[TierFastest].typedBS
+			lz4, err := Compress(nil, in.data, &q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) >= len(lz4) {
+				t.Errorf("%s: %d bytes, %d under LZ4 and filter %d", in.name, len(got), len(lz4), f)
+			}
+			t.Logf("%s: %d bytes, %d under LZ4 and filter %d", in.name, len(got), len(lz4), f)
+		}
+	}
+	rng := rand.New(rand.NewPCG(15, 16))
+	smallInts := make([]byte, 8<<17)
+	// An image's textured third, then its background of zeros: 70% of
+	// the sampled words are zero, the others do not recur.
+	background := make([]byte, 1<<20)
+	copy(background, noisyI16(len(background)/2*3/10))
+	for i := range 1 << 17 {
+		binary.LittleEndian.PutUint64(smallInts[8*i:], uint64(rng.IntN(256)))
+	}
+	for _, in := range []input{{"small integers", smallInts}, {"background", background}} {
+		p, q := chooseAt(t, TierFastest, in.data), withoutRule(in.data)
+		if !filtered(&q) {
+			t.Fatalf("%s: without the rule, filters %v typesize %d: a filter should win", in.name, q.Filters, q.TypeSize)
+		}
+		if p != q {
+			t.Errorf("%s: %+v, without the rule %+v", in.name, p, q)
+		}
+	}
+}

@@ -16,7 +16,7 @@ import (
 func benchFiles(b *testing.B) map[string][]byte {
 	dir := testvec.SharedData()
 	names := []string{"era5_t2m_uk_2019-03.f32.bin", "nab_aws_cloudwatch.value.f64.bin", "timgm6mb_samples.i16.bin", "loghub_2k_12sources.log",
-		"egm96_15_geoid.f32.bin"}
+		"egm96_15_geoid.f32.bin", "ett_h1.f64.bin"}
 	if dir == "" {
 		dir = testvec.DataDir()
 		names = []string{"rainfall_grid_150x150.f32.bin", "nab_nyc_taxi.value.f64.bin", "ecg_mitbih_208.u16.bin"}
