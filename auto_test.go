@@ -725,7 +725,8 @@ func TestRecurringWords(t *testing.T) {
 // recur across it goes unfiltered to zstd's fastest level, where the
 // probe's sample alone gave LZ4 a shuffle, and the chunk is smaller than
 // under either shuffle; small integers, which the shuffle compresses
-// beyond 3:1, and a background of one value keep the probe's choice.
+// beyond 3:1, a background of one value, and values whose recurring
+// starts past the sample keep the probe's choice.
 func TestAutoRecurringValues(t *testing.T) {
 	// withoutRule returns the fastest tier's choice without the rule.
 	withoutRule := func(src []byte) CParams {
@@ -785,7 +786,14 @@ func TestAutoRecurringValues(t *testing.T) {
 	for i := range 1 << 17 {
 		binary.LittleEndian.PutUint64(smallInts[8*i:], uint64(rng.IntN(256)))
 	}
-	for _, in := range []input{{"small integers", smallInts}, {"background", background}} {
+	// The ETT values behind a first window of a smooth series, whose
+	// words do not recur: the count across the chunk, which would find
+	// the ETT values' recurring, does not run.
+	late := append(synthF64(512), head[4096:]...)
+	if r, m := recurringWords(late); 4*r < m {
+		t.Fatalf("late recurrence: %d of %d words recur across the chunk, want a quarter", r, m)
+	}
+	for _, in := range []input{{"small integers", smallInts}, {"background", background}, {"late recurrence", late}} {
 		p, q := chooseAt(t, TierFastest, in.data), withoutRule(in.data)
 		if !filtered(&q) {
 			t.Fatalf("%s: without the rule, filters %v typesize %d: a filter should win", in.name, q.Filters, q.TypeSize)
