@@ -449,7 +449,7 @@ func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 //     163-170, 1 MiB 1.4 times as fast on two.
 //   - The 945 KB timestamps: zstd at 64-70:1 (four blocks) 113-134
 //     against 113-133, at 136:1 (two blocks) 100-112 against 123-140,
-//     LZ4 at 40:1 71-78 against 99-110. 1.5 MiB of them: zstd 1 234-243
+//     LZ4 at 40:1 71-78 against 99-104. 1.5 MiB of them: zstd 1 234-243
 //     against 183-190, zstd 5 165-183 against 121-132, LZ4 132-134
 //     against 123-137.
 const (
