@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blosc2go/blosc2/codec"
 	"github.com/blosc2go/blosc2/internal/fanout"
@@ -597,15 +598,13 @@ func recurringWords(src []byte) (recurring, taken int) {
 		}
 		return j
 	}
-	word := func(k, i int) uint64 {
-		start := int(int64(k) * int64(n-recurRun) / int64(runs-1))
-		return binary.LittleEndian.Uint64(src[8*(start+i):])
-	}
 	var slots [recurGroups * recurRun]uint16 // each word's
 	top := 0
 	for k := range runs {
+		start := int(int64(k) * int64(n-recurRun) / int64(runs-1))
+		run := src[8*start : 8*(start+recurRun)]
 		for i := range recurRun {
-			v := word(k, i)
+			v := binary.LittleEndian.Uint64(run[8*i:])
 			j := slot(v)
 			slots[k*recurRun+i] = uint16(j)
 			if counts[j] == 0 {
@@ -614,7 +613,7 @@ func recurringWords(src []byte) (recurring, taken int) {
 				across[j] = true
 			}
 			counts[j]++
-			if int(counts[j]) > int(counts[top]) || counts[top] == 0 {
+			if counts[j] > counts[top] {
 				top = j
 			}
 		}
@@ -868,27 +867,11 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 			threads = 1
 		}
 	}
-	if threads <= 1 {
-		out := probeOut.Get().(*[]byte)
-		for i := range cands {
-			size(i, out)
-		}
-		probeOut.Put(out)
-		return sizes
-	}
-	var next sync.Mutex
-	k := 0
+	var next atomic.Int64
 	fanout.Run(threads, func() {
 		out := probeOut.Get().(*[]byte)
 		defer probeOut.Put(out)
-		for {
-			next.Lock()
-			i := k
-			k++
-			next.Unlock()
-			if i >= len(cands) {
-				return
-			}
+		for i := int(next.Add(1) - 1); i < len(cands); i = int(next.Add(1) - 1) {
 			size(i, out)
 		}
 	})
