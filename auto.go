@@ -867,6 +867,16 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 			threads = 1
 		}
 	}
+	if threads <= 1 {
+		// Not through fanout.Run, whose closure and counter would escape
+		// to the heap on every call, several times a chunk.
+		out := probeOut.Get().(*[]byte)
+		for i := range cands {
+			size(i, out)
+		}
+		probeOut.Put(out)
+		return sizes
+	}
 	var next atomic.Int64
 	fanout.Run(threads, func() {
 		out := probeOut.Get().(*[]byte)

@@ -397,6 +397,20 @@ func (d *decoder) decodeAll(out []byte, threads int) error {
 func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 	maxBlock := d.maxBlockLen()
 	threads = min(threads, to-from, d.paidThreads())
+	if threads <= 1 {
+		// Not through fanout.Run: its closure and the state it shares
+		// escape to the heap, four allocations a chunk, and a stream
+		// decodes chunk after chunk allocating none
+		// (TestNoAllocationPerChunk).
+		s := getScratch(maxBlock, 0)
+		defer putScratch(s)
+		for j := from; j < to; j++ {
+			if err := d.decodeBlockAt(out, ref, j, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	var next atomic.Int64
 	next.Store(int64(from))
 	var errMu sync.Mutex
