@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -454,30 +455,44 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 		for _, ts := range tss {
 			cands = append(cands, candidate{ts: ts, filters: a.Base.Filters})
 		}
-		best, _ := a.smallest(sample, cands)
+		best, _ := a.smallest(sample, cands, noLimit)
 		return best
 	}
-	// Stage 1: no filter, and byte shuffle at each element size.
+	// Stage 1: byte shuffle at each element size, then no filter, which
+	// wins a tie.
 	shuf := Pipeline(Filter{ID: Shuffle})
-	cands := []candidate{none}
+	var cands []candidate
 	for _, ts := range tss {
 		if ts > 1 {
 			cands = append(cands, candidate{ts: ts, filters: shuf})
 		}
 	}
-	sizes := a.sizes(sample, cands)
-	best, bestN := cands[0], sizes[0]
-	shufN, shufTS := 0, 0
-	for i, n := range sizes[1:] {
-		if n < bestN {
-			best, bestN = cands[i+1], n
+	if len(cands) == 0 {
+		return none
+	}
+	slack := cmp.Or(a.tier().sizeSlack, 5)
+	nshuf := len(cands)
+	cands = append(cands, none)
+	sizes := a.sizes(sample, cands, func(i int, known []int) int {
+		if i == 0 {
+			return noLimit
 		}
-		if shufN == 0 || n < shufN {
-			shufN, shufTS = n, cands[i+1].ts
+		least := slices.Min(known)
+		if i == nshuf {
+			return least // no filter wins only at most the best shuffle
+		}
+		return least + least/slack // stage 2's bound below
+	})
+	shufI := 0
+	for i, n := range sizes[:nshuf] {
+		if n < sizes[shufI] {
+			shufI = i
 		}
 	}
-	if len(cands) == 1 {
-		return best
+	shufN, shufTS := sizes[shufI], cands[shufI].ts
+	best, bestN := cands[shufI], shufN
+	if sizes[nshuf] <= shufN {
+		best, bestN = none, sizes[nshuf]
 	}
 	// Stage 2: bitshuffle and shuffle+bytedelta at the element sizes
 	// whose shuffle came within a fifth of the best one
@@ -492,14 +507,13 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 	// LZ4's filter on such data, never won under zstd on the project's
 	// data; fastCodec tries it under LZ4.
 	var more []candidate
-	slack := cmp.Or(a.tier().sizeSlack, 5)
 	gain := len(sample) - shufN // the best shuffle's saving
 	hardTS := 0
 	if a.mayTakeFastCodec() && 2*shufN > len(sample) {
 		hardTS = shufTS
 	}
-	for i, n := range sizes[1:] {
-		ts := cands[i+1].ts
+	for i, n := range sizes[:nshuf] {
+		ts := cands[i].ts
 		if n > shufN+shufN/slack || slack*(len(sample)-n) < (slack-1)*gain || hardTS != 0 && ts != hardTS {
 			continue
 		}
@@ -510,16 +524,27 @@ func (a *Auto) probe(src []byte, hint int) candidate {
 		// C-Blosc2 takes the frame's typesize, not the chunk's.
 		more = append(more, candidate{ts: ts, filters: Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: uint8(ts)})})
 	}
-	bestRaw, bestScore := bestN, bestN
-	for i, n := range a.sizes(sample, more) {
-		score := n
-		if hasByteDelta(more[i].filters) {
-			// Bytedelta's decoding is a running sum, slower than the
-			// other filters: it must win by more than 4%.
-			score += n / 25
+	// Bytedelta's decoding is a running sum, slower than the other
+	// filters: it must win by more than 4%.
+	score := func(c candidate, n int) int {
+		if hasByteDelta(c.filters) {
+			return n + n/25
 		}
-		if score < bestScore {
-			best, bestScore, bestRaw = more[i], score, n
+		return n
+	}
+	bestRaw, bestScore := bestN, bestN
+	moreSizes := a.sizes(sample, more, func(i int, known []int) int {
+		// A candidate wins only below the best score so far, and its
+		// score is at least its size.
+		least := bestScore
+		for j, n := range known {
+			least = min(least, score(more[j], n))
+		}
+		return least - 1
+	})
+	for i, n := range moreSizes {
+		if sc := score(more[i], n); sc < bestScore {
+			best, bestScore, bestRaw = more[i], sc, n
 		}
 	}
 	p := a.params(best)
@@ -684,7 +709,7 @@ func (a *Auto) middle(src, sample []byte, best candidate, z int) ([]byte, int) {
 	}
 	m := len(src) / 2 / best.ts * best.ts // on an element's start
 	mid := src[m : m+len(sample)]
-	return mid, a.sizes(mid, []candidate{best})[0]
+	return mid, a.size(mid, best, noLimit)
 }
 
 // fastCodec returns the fastest tier's codec under best's filters or
@@ -700,8 +725,9 @@ func (a *Auto) fastCodec(sample []byte, best candidate, z int) (candidate, int, 
 	if bit := Pipeline(Filter{ID: BitShuffle}); best.filters != bit && a.Fixed&FixFilters == 0 {
 		cands = append(cands, candidate{ts: best.ts, filters: bit, fastCodec: true})
 	}
-	fast, n := a.smallest(sample, cands)
-	return fast, n, n <= z+z/a.tier().fastCodecSlack
+	limit := z + z/a.tier().fastCodecSlack
+	fast, n := a.smallest(sample, cands, limit)
+	return fast, n, n <= limit
 }
 
 // mayTakeFastCodec reports whether a's chunks may take the fastest
@@ -763,12 +789,12 @@ func (a *Auto) literalLevel(sample []byte, best candidate, z int, tp tierParams)
 	var nFast, nSlow int
 	switch {
 	case tp.codec == Zstd && fast.level == 1:
-		nFast, nSlow = z, a.sizes(sample, []candidate{slow})[0]
+		nFast, nSlow = z, a.size(sample, slow, noLimit)
 	case tp.codec == Zstd:
-		n := a.sizes(sample, []candidate{fast, slow})
+		n := a.sizes(sample, []candidate{fast, slow}, nil)
 		nFast, nSlow = n[0], n[1]
 	default:
-		nFast, nSlow = a.sizes(sample, []candidate{fast})[0], z
+		nFast, nSlow = a.size(sample, fast, z+z/tp.literalSlack), z
 	}
 	if nFast <= nSlow+nSlow/tp.literalSlack {
 		if nFast > len(sample)-len(sample)/noiseSaving {
@@ -799,11 +825,11 @@ func (a *Auto) rawNoise(mid []byte, best candidate, z int) (candidate, bool) {
 	if accel == 0 || !hasByteDelta(best.filters) || !a.codecOpen() || 2*z <= len(mid) {
 		return best, false
 	}
-	if raw := a.sizes(mid, []candidate{{ts: 1}})[0]; raw <= len(mid)-len(mid)/noiseSaving {
+	if limit := len(mid) - len(mid)/noiseSaving; a.size(mid, candidate{ts: 1}, limit) <= limit {
 		return best, false
 	}
 	fast := candidate{ts: best.ts, filters: Pipeline(Filter{ID: Shuffle}), accel: accel}
-	if a.sizes(mid, []candidate{fast})[0] > z+z/rawNoiseSlack {
+	if limit := z + z/rawNoiseSlack; a.size(mid, fast, limit) > limit {
 		return best, false
 	}
 	return fast, true
@@ -822,9 +848,20 @@ func (a *Auto) noise(fast candidate) candidate {
 }
 
 // smallest returns the candidate compressing sample smallest, the
-// earliest on a tie, and its size.
-func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
-	sizes := a.sizes(sample, cands)
+// earliest on a tie, and its size, or a size above limit (noLimit: none)
+// when none is at most limit.
+func (a *Auto) smallest(sample []byte, cands []candidate, limit int) (candidate, int) {
+	sizes := a.sizes(sample, cands, func(i int, known []int) int {
+		if i == 0 {
+			return limit
+		}
+		// A later candidate wins only below the smallest so far.
+		least := slices.Min(known) - 1
+		if limit == noLimit {
+			return least
+		}
+		return min(limit, least)
+	})
 	best := 0
 	for i, n := range sizes {
 		if n < sizes[best] {
@@ -834,29 +871,53 @@ func (a *Auto) smallest(sample []byte, cands []candidate) (candidate, int) {
 	return cands[best], sizes[best]
 }
 
-// sizes returns the size of sample's chunk, one block, under each
-// candidate, computed on up to Base.Concurrency goroutines.
-func (a *Auto) sizes(sample []byte, cands []candidate) []int {
-	sizes := make([]int, len(cands))
-	size := func(i int, out *[]byte) {
-		p := a.params(cands[i])
-		if a.codecOpen() && p.Codec == Zstd && cands[i].level == 0 {
-			// zstd's fastest level ranks the candidates as its slower
-			// ones do, at a fraction of their time (like libzstd's,
-			// whose size it writes, it entropy-codes the literals of
-			// match-less windows too).
-			p.Level = 1
-		}
-		p.BlockSize = len(sample)
-		p.Concurrency = 1
-		p.UseDict = false
-		var err error
-		*out, err = Compress((*out)[:0], sample, &p)
-		sizes[i] = len(*out)
-		if err != nil {
-			sizes[i] = len(sample) + MaxOverhead
-		}
+// noLimit: the caller of Auto.sizes needs the candidate's exact size.
+const noLimit = -1
+
+// size returns the size of sample's chunk, one block, under candidate
+// c, or a size above limit when it is larger (Auto.sizes).
+func (a *Auto) size(sample []byte, c candidate, limit int) int {
+	out := probeOut.Get().(*[]byte)
+	defer probeOut.Put(out)
+	return a.sizeInto(out, sample, c, limit)
+}
+
+// sizeInto is size, compressing into *out.
+func (a *Auto) sizeInto(out *[]byte, sample []byte, c candidate, limit int) int {
+	if !probeLimits {
+		limit = noLimit
 	}
+	p := a.params(c)
+	if a.codecOpen() && p.Codec == Zstd && c.level == 0 {
+		// zstd's fastest level ranks the candidates as its slower
+		// ones do, at a fraction of their time (like libzstd's,
+		// whose size it writes, it entropy-codes the literals of
+		// match-less windows too).
+		p.Level = 1
+	}
+	p.BlockSize = len(sample)
+	p.UseDict = false
+	n, err := chunkLenWithin(out, sample, &p, limit)
+	if err != nil {
+		return len(sample) + MaxOverhead
+	}
+	if limit != noLimit && n > limit {
+		return limit + overLimit
+	}
+	return n
+}
+
+// sizes returns the size of sample's chunk, one block, under each
+// candidate, computed on up to Base.Concurrency goroutines. limit, when
+// not nil, says what the caller needs to know of candidate i given the
+// sizes of those before it: its size when at most limit(i, known), else
+// only that it is larger (noLimit: its size). On one goroutine the
+// candidates are compressed in order, and one beyond its limit reports
+// limit+overLimit, at a fraction of the time under LZ4 (chunkLenWithin): the
+// callers' choices are the same whatever a size above its limit is
+// (TestProbeLimits). On several the sizes are exact.
+func (a *Auto) sizes(sample []byte, cands []candidate, limit func(i int, known []int) int) []int {
+	sizes := make([]int, len(cands))
 	threads := min(a.Base.Concurrency, len(cands))
 	if threads > 1 {
 		// The candidates of one call share their codec. Under LZ4 or
@@ -871,8 +932,12 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		// Not through fanout.Run, whose closure and counter would escape
 		// to the heap on every call, several times a chunk.
 		out := probeOut.Get().(*[]byte)
-		for i := range cands {
-			size(i, out)
+		for i, c := range cands {
+			lim := noLimit
+			if limit != nil {
+				lim = limit(i, sizes[:i])
+			}
+			sizes[i] = a.sizeInto(out, sample, c, lim)
 		}
 		probeOut.Put(out)
 		return sizes
@@ -882,11 +947,20 @@ func (a *Auto) sizes(sample []byte, cands []candidate) []int {
 		out := probeOut.Get().(*[]byte)
 		defer probeOut.Put(out)
 		for i := int(next.Add(1) - 1); i < len(cands); i = int(next.Add(1) - 1) {
-			size(i, out)
+			sizes[i] = a.sizeInto(out, sample, cands[i], noLimit)
 		}
 	})
 	return sizes
 }
+
+// probeLimits lets Auto.sizes compress a candidate only as far as its
+// caller needs, and a candidate beyond its limit reports limit+overLimit.
+// The tests turn the limits off, and report far beyond them, to check
+// that no choice depends on either.
+var (
+	probeLimits = true
+	overLimit   = 1
+)
 
 // tsCandidates are the element sizes tried: 2, 4, 8 and the hint.
 func tsCandidates(hint int) []int {

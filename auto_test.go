@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -800,6 +801,159 @@ func TestAutoRecurringValues(t *testing.T) {
 		}
 		if p != q {
 			t.Errorf("%s: %+v, without the rule %+v", in.name, p, q)
+		}
+	}
+}
+
+// probeInputs are inputs whose probe candidates come close to one another
+// under LZ4 and zstd: the project's data in testdata (and in the shared
+// data where it is), whole and in windows, and series of known structure
+// at a range of noise levels.
+func probeInputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	inputs := map[string][]byte{
+		"text":        testvec.LogText(1 << 18),
+		"smooth f64":  synthF64(1 << 15),
+		"i16":         synthI16(1 << 17),
+		"noisy i16":   noisyI16(1 << 17),
+		"timestamps":  synthStamps(1 << 15),
+		"small zeros": make([]byte, 4<<10),
+	}
+	files, err := filepath.Glob(filepath.Join(testvec.DataDir(), "*.bin"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no data in %s: %v", testvec.DataDir(), err)
+	}
+	if dir := testvec.SharedData(); dir != "" {
+		shared, _ := filepath.Glob(filepath.Join(dir, "*.bin"))
+		files = append(files, shared...)
+	} else {
+		t.Log("no shared data: testdata's files only")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(f)
+		inputs[name] = data[:min(len(data), 4<<20)]
+		if len(data) >= 256<<10 {
+			inputs[name+" middle"] = data[len(data)/3 : len(data)/3+(64<<10)]
+		}
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	random := make([]byte, 1<<17)
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	inputs["random"] = random
+	// Values of 2, 4 and 8 bytes whose low bits are noise, from none to
+	// most: the shuffles of neighbouring element sizes come within a few
+	// percent of one another.
+	for _, ts := range []int{2, 4, 8} {
+		for _, bits := range []int{0, 3, 6, 9, 12, 20} {
+			b := make([]byte, 96<<10)
+			v := uint64(1) << (8*ts - 4)
+			for i := 0; i+ts <= len(b); i += ts {
+				v += uint64(rng.IntN(64)) << max(0, bits-6)
+				w := v ^ rng.Uint64()&(1<<bits-1)
+				for k := range ts {
+					b[i+k] = byte(w >> (8 * k))
+				}
+			}
+			inputs[fmt.Sprintf("walk %d bytes, %d noise bits", ts, bits)] = b
+		}
+	}
+	return inputs
+}
+
+// TestChunkLenWithin: under a limit, a chunk that fits is the chunk
+// Compress writes, byte for byte, and one that does not reports a length
+// beyond the limit, for limits all around the chunk's length, under LZ4
+// (which stops early) and zstd (which does not).
+func TestChunkLenWithin(t *testing.T) {
+	type setting struct {
+		codec codec.ID
+		level int
+		accel int
+	}
+	settings := []setting{{LZ4, 1, 0}, {LZ4, 5, 0}, {LZ4, 9, 0}, {LZ4, 9, 64}, {Zstd, 1, 0}}
+	pipelines := []struct {
+		ts      int
+		filters [MaxFilters]Filter
+	}{
+		{1, [MaxFilters]Filter{}},
+		{2, Pipeline(Filter{ID: Shuffle})},
+		{4, Pipeline(Filter{ID: Shuffle})},
+		{8, Pipeline(Filter{ID: Shuffle})},
+		{4, Pipeline(Filter{ID: BitShuffle})},
+		{8, Pipeline(Filter{ID: Shuffle}, Filter{ID: ByteDelta, Meta: 8})},
+	}
+	var buf []byte
+	checked := 0
+	for name, data := range probeInputs(t) {
+		for _, n := range []int{2 << 10, 16 << 10} {
+			if testing.Short() && n != 16<<10 {
+				continue
+			}
+			sample := data[:min(n, len(data))]
+			for _, s := range settings {
+				for _, pl := range pipelines {
+					p := DefaultCParams()
+					p.Codec, p.Level, p.LZ4Acceleration = s.codec, s.level, s.accel
+					p.TypeSize, p.Filters = pl.ts, pl.filters
+					p.BlockSize, p.Concurrency = len(sample), 1
+					want, err := Compress(nil, sample, &p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					w := len(want)
+					for _, limit := range []int{0, w / 2, w - 100, w - 17, w - 16, w - 9, w - 8, w - 5, w - 2, w - 1, w, w + 1, w + 8, w + 16, w + 100} {
+						if limit < 0 {
+							continue
+						}
+						got, err := chunkLenWithin(&buf, sample, &p, limit)
+						if err != nil {
+							t.Fatal(err)
+						}
+						checked++
+						switch {
+						case limit >= w && (got != w || !bytes.Equal(buf, want)):
+							t.Fatalf("%s, %d bytes, %+v, ts %d %v: limit %d: %d bytes, want the chunk Compress writes (%d)", name, len(sample), s, pl.ts, pl.filters, limit, got, w)
+						case limit < w && got <= limit:
+							t.Fatalf("%s, %d bytes, %+v, ts %d %v: limit %d: %d bytes, the chunk is %d", name, len(sample), s, pl.ts, pl.filters, limit, got, w)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d chunks under a limit", checked)
+}
+
+// TestProbeLimits: the probe, which compresses a candidate only as far as
+// its choice needs (Auto.sizes), chooses at every tier what it chooses
+// with every size exact, and what it chooses when a candidate beyond its
+// limit reports a size far beyond it.
+func TestProbeLimits(t *testing.T) {
+	for name, data := range probeInputs(t) {
+		for _, tier := range allTiers {
+			for _, hint := range []int{0, 8} {
+				a := DefaultAuto(tier)
+				a.Base.Concurrency = 1
+				a.Base.TypeSize = hint
+				probeLimits = false
+				want := a.choose(data)
+				probeLimits = true
+				if got := a.choose(data); got != want {
+					t.Errorf("%s at %v, typesize hint %d: with limits %+v, exact %+v", name, tier, hint, got, want)
+				}
+				overLimit = 1 << 30
+				got := a.choose(data)
+				overLimit = 1
+				if got != want {
+					t.Errorf("%s at %v, typesize hint %d: with sizes far beyond the limits %+v, exact %+v", name, tier, hint, got, want)
+				}
+			}
 		}
 	}
 }

@@ -37,6 +37,48 @@ func compressChunk(dst, src []byte, p *CParams, pieces *[][]byte) ([]byte, error
 	return newEncoder(&q, src).compress(dst, pieces)
 }
 
+// chunkLenWithin compresses src into one chunk under p (on one goroutine,
+// into *buf, which it may grow) and returns the chunk's length when it is
+// at most limit bytes, or a length above limit. Under LZ4 the compression
+// stops once the chunk would pass limit by withinSlack bytes: the
+// automatic mode's probe needs a candidate's exact length only where it
+// might win, and LZ4, its fastest tier's codec, gives up on a stream as
+// soon as its output has no room left (lz4.c's limitedOutput), at a cost
+// proportional to what it compressed. Other codecs compress the whole
+// chunk.
+func chunkLenWithin(buf *[]byte, src []byte, p *CParams, limit int) (int, error) {
+	q, err := p.orDefault()
+	if err == nil {
+		err = checkChunkLen(src)
+	}
+	if err != nil {
+		return 0, err
+	}
+	q.Concurrency = 1
+	e := newEncoder(&q, src)
+	if q.Codec == LZ4 && q.Format == ChunkBlosc2 && limit >= 0 {
+		// At least a chunk whose streams are all runs (4 or 5 bytes
+		// each): all zeros, it becomes the special chunk, shorter.
+		runs := e.tableEnd()
+		for j := range e.nblocks {
+			runs += 5 * e.streams(j)
+		}
+		e.within = max(limit+withinSlack, runs)
+	}
+	*buf, err = e.compress((*buf)[:0], nil)
+	return len(*buf), err
+}
+
+// withinSlack is the room chunkLenWithin gives LZ4 beyond the limit:
+// lz4.c's limitedOutput gives up on a stream when what it has written,
+// the literals pending and the bytes every stream ends with (a token and
+// the last 5 literals, at most 8 bytes) might not fit, before it knows
+// what follows. With that much room a chunk that fits in limit has each
+// stream compressed as without a bound, so the length is the same
+// (TestChunkLenWithin); a chunk beyond it stops early or is stored as
+// is, longer than limit either way.
+const withinSlack = 16
+
 // checkChunkLen refuses a chunk's data longer than a chunk can hold.
 func checkChunkLen(src []byte) error {
 	if len(src) > MaxBufferSize {
@@ -58,6 +100,9 @@ type encoder struct {
 	split    bool
 	codec    codec.Codec
 	dict     []byte
+	// within, when not 0, bounds the chunk's compressed length instead
+	// of its data's length plus the header (chunkLenWithin).
+	within int
 }
 
 // headerTypeSize is the typesize a chunk header stores and its filters
@@ -292,7 +337,11 @@ func (e *encoder) compress(dst []byte, pieces *[][]byte) ([]byte, error) {
 			headLen = min(e.tableEnd(), destsize)
 		}
 		dst = grow(dst, headLen)
-		n, err := e.compressBlocks(dst[start:start+headLen], destsize, pieces)
+		limit := destsize
+		if e.within > 0 {
+			limit = min(limit, e.within)
+		}
+		n, err := e.compressBlocks(dst[start:start+headLen], limit, pieces)
 		if err != nil {
 			return dst[:start], err
 		}
