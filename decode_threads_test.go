@@ -2,6 +2,7 @@ package blosc2
 
 import (
 	"bytes"
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -11,9 +12,10 @@ import (
 )
 
 // TestPaidThreads: a chunk with no filter but shuffle is decoded on one
-// goroutine per 768 KiB of output at 32:1 or more (any codec), per 256
-// KiB under LZ4 below that, however many it is given; any other keeps
-// every goroutine. The chunks are compressed for real and their headers
+// goroutine per 768 KiB of output at 32:1 or more under LZ4 and BloscLZ,
+// per 384 KiB under zstd, and per two blocks (half of them, rounded up)
+// either way; per 256 KiB under LZ4 below that, however many it is
+// given; any other keeps every goroutine. The chunks are compressed for real and their headers
 // read back.
 func TestPaidThreads(t *testing.T) {
 	stamps, err := os.ReadFile("testdata/data/nab_nyc_taxi.ts.i64.bin")
@@ -46,25 +48,32 @@ func TestPaidThreads(t *testing.T) {
 		src    []byte
 		codec  codec.ID
 		filter FilterID
+		bs     int // 256 KiB when 0
 		want   int
 	}{
-		{"lz4 1MiB 32:1+", sparse(1 << 20), LZ4, NoFilter, 1},
-		{"lz4 1.5MiB 32:1+", sparse(3 << 19), LZ4, NoFilter, 2},
-		{"lz4 4MiB 32:1+", sparse(4 << 20), LZ4, NoFilter, 5},
-		{"lz4 1MiB shuffle 26:1", tile(1 << 20), LZ4, Shuffle, 4},
-		{"lz4 1MiB noise", noise, LZ4, NoFilter, 4},
-		{"lz4 384KiB noise", noise[:384<<10], LZ4, NoFilter, 1},
-		{"lz4 512KiB noise", noise[:512<<10], LZ4, NoFilter, 2},
-		{"lz4 1MiB bitshuffle", tile(1 << 20), LZ4, BitShuffle, math.MaxInt},
-		{"zstd 1MiB shuffle 32:1+", tile(1 << 20), Zstd, Shuffle, 1},
-		{"zstd 1.5MiB shuffle 32:1+", tile(3 << 19), Zstd, Shuffle, 2},
-		{"zstd 1MiB noise", noise, Zstd, NoFilter, math.MaxInt},
-		{"blosclz 1MiB shuffle 32:1+", tile(1 << 20), BloscLZ, Shuffle, 1},
-		{"blosclz 1MiB bits", bits, BloscLZ, NoFilter, math.MaxInt},
+		{"lz4 1MiB 32:1+", sparse(1 << 20), LZ4, NoFilter, 0, 1},
+		{"lz4 1.5MiB 32:1+", sparse(3 << 19), LZ4, NoFilter, 0, 2},
+		{"lz4 1.5MiB 32:1+ in three blocks", sparse(3 << 19), LZ4, NoFilter, 512 << 10, 2},
+		{"lz4 1.5MiB 32:1+ in two blocks", sparse(3 << 19), LZ4, NoFilter, 768 << 10, 1},
+		{"lz4 4MiB 32:1+", sparse(4 << 20), LZ4, NoFilter, 0, 5},
+		{"lz4 1MiB shuffle 26:1", tile(1 << 20), LZ4, Shuffle, 0, 4},
+		{"lz4 1MiB noise", noise, LZ4, NoFilter, 0, 4},
+		{"lz4 384KiB noise", noise[:384<<10], LZ4, NoFilter, 0, 1},
+		{"lz4 512KiB noise", noise[:512<<10], LZ4, NoFilter, 0, 2},
+		{"lz4 1MiB bitshuffle", tile(1 << 20), LZ4, BitShuffle, 0, math.MaxInt},
+		{"zstd 1MiB shuffle 32:1+", tile(1 << 20), Zstd, Shuffle, 0, 2},
+		{"zstd 1MiB shuffle 32:1+ in two blocks", tile(1 << 20), Zstd, Shuffle, 512 << 10, 1},
+		{"zstd 1MiB shuffle 32:1+ in one block", tile(1 << 20), Zstd, Shuffle, 1 << 20, 1},
+		{"zstd 512KiB shuffle 32:1+", tile(512 << 10), Zstd, Shuffle, 0, 1},
+		{"zstd 1.5MiB shuffle 32:1+", tile(3 << 19), Zstd, Shuffle, 0, 3},
+		{"zstd 1.5MiB shuffle 32:1+ in three blocks", tile(3 << 19), Zstd, Shuffle, 512 << 10, 2},
+		{"zstd 1MiB noise", noise, Zstd, NoFilter, 0, math.MaxInt},
+		{"blosclz 1MiB shuffle 32:1+", tile(1 << 20), BloscLZ, Shuffle, 0, 1},
+		{"blosclz 1MiB bits", bits, BloscLZ, NoFilter, 0, math.MaxInt},
 	} {
 		p := DefaultCParams()
 		p.Codec, p.Level, p.TypeSize, p.Filters = tc.codec, 5, 8, [MaxFilters]Filter{5: {ID: tc.filter}}
-		p.BlockSize = 256 << 10
+		p.BlockSize = cmp.Or(tc.bs, 256<<10)
 		chunk, err := Compress(nil, tc.src, &p)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

@@ -451,15 +451,23 @@ func (d *decoder) decodeBlocks(from, to, threads int, out, ref []byte) error {
 //     against 86-91, 512 KiB 126-135 against 117-123, 768 KiB 209-224
 //     against 158-168; ERA floats (1.4:1), 512 KiB 179-188 against
 //     163-170, 1 MiB 1.4 times as fast on two.
-//   - The 945 KB timestamps: zstd at 64-70:1 (four blocks) 113-134
-//     against 113-133, at 136:1 (two blocks) 100-112 against 123-140,
-//     LZ4 at 40:1 71-78 against 99-104. 1.5 MiB of them: zstd 1 234-243
-//     against 183-190, zstd 5 165-183 against 121-132, LZ4 132-134
-//     against 123-137.
+//   - The 945 KB timestamps, LZ4 at 40:1 (two blocks) 51-54 against
+//     79-82. Under zstd, whose streams of 32 KiB (clevels 1-5 split the
+//     blocks by byte) each build their own entropy tables, a third of
+//     LZ4's speed: in four blocks (clevels 1-3, 63-70:1) 107-125 against
+//     90-112, in two (clevel 5, 136:1) 82-91 against 103-109: with one
+//     block each, the second goroutine, late, finds its block taken.
+//     1.5 MiB of them: zstd 1 234-243 against 183-190, zstd 5 (three
+//     blocks) 165-183 against 121-132, LZ4 132-134 against 123-137.
+//
+// So a goroutine takes a span of the output and at least two blocks
+// (half of them, rounded up).
 const (
-	// memorySpeedSpan is for chunks of 32:1 or more, under any codec:
-	// long matches, decoded at memory speed.
+	// memorySpeedSpan is for chunks of 32:1 or more under LZ4 and
+	// BloscLZ: long matches, decoded at memory speed.
 	memorySpeedSpan = 768 << 10
+	// tableSpan is for chunks of 32:1 or more under zstd and zlib.
+	tableSpan = 384 << 10
 	// lz4Span is for LZ4 chunks below 32:1.
 	lz4Span = 256 << 10
 )
@@ -467,7 +475,8 @@ const (
 // paidThreads is how many goroutines pay for decoding the chunk's
 // blocks: one per span of its output for a chunk with no filter but
 // shuffle (bitshuffle and the delta filters are work of their own) that
-// compresses 32:1 or more (memorySpeedSpan) or is LZ4's (lz4Span);
+// compresses 32:1 or more (memorySpeedSpan, tableSpan; and per two
+// blocks) or is LZ4's (lz4Span);
 // any number for the others (zstd and zlib below 32:1, BloscLZ: they
 // decode at 1-3 GB/s, and 1 MiB of logs under zstd 3 on two goroutines
 // in 0.6 of one's time).
@@ -479,7 +488,11 @@ func (d *decoder) paidThreads() int {
 	}
 	switch {
 	case 32*d.h.Cbytes <= d.h.Nbytes:
-		return max(1, d.h.Nbytes/memorySpeedSpan)
+		span := memorySpeedSpan
+		if d.h.Codec != codec.LZ4 && d.h.Codec != codec.LZ4HC && d.h.Codec != codec.BloscLZ {
+			span = tableSpan
+		}
+		return max(1, min(d.h.Nbytes/span, (d.nblocks+1)/2))
 	case d.h.Codec == codec.LZ4 || d.h.Codec == codec.LZ4HC:
 		return max(1, d.h.Nbytes/lz4Span)
 	}

@@ -208,8 +208,9 @@ type DParams struct {
 	// Concurrency is the number of goroutines decompressing the blocks of one
 	// chunk, at most; ≤ 1 decompresses in the calling goroutine. A chunk
 	// with no filter but shuffle that decodes fast takes one goroutine per
-	// 768 KiB of its output at a ratio of 32:1 or more, per 256 KiB under
-	// LZ4 below that: on less, a second one costs more than it saves.
+	// 768 KiB of its output at a ratio of 32:1 or more (384 KiB under zstd
+	// and zlib, and two blocks either way), per 256 KiB under LZ4 below
+	// that: on less, a second one costs more than it saves.
 	Concurrency int
 	// MaxMemory caps the memory a decode allocates on the input's word: the
 	// uncompressed size a chunk may declare (chunks that declare more fail
