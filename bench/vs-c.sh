@@ -33,7 +33,7 @@
 # ONLY=REGEX measures only the rows it matches (e.g. ONLY=' lz4 '). GRID=1 measures instead zstd at
 # every clevel 1-9 on the four inputs as they are (ERA shuffle/4, timestamps shuffle/8, values
 # bitshuffle/8, logs unfiltered): the whole grid of issue 18's first point; CLEVELS="9" (a list)
-# measures only those clevels.
+# measures only those clevels, and ONLY there matches the inputs (e.g. ONLY=stamps).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${1:-../shared/data}
@@ -109,6 +109,7 @@ if [ -n "${GRID:-}" ]; then
   echo "| data | zstd clevel | comp: Writer | comp: EncodeAll | decomp: DecodeAll | decomp: Reader | size: frame / chunks |"
   echo "|---|---|---|---|---|---|---|"
   for input in "era.f32 shuffle 4" "stamps.i64 shuffle 8" "values.f64 bitshuffle 8" "logs.txt nofilter 1"; do
+    if [ -n "${ONLY:-}" ] && ! grep -Eq -- "$ONLY" <<<"$input"; then continue; fi
     set -- $input
     for clevel in ${CLEVELS:-1 2 3 4 5 6 7 8 9}; do
       out=""
