@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -850,19 +851,15 @@ func (a *Auto) noise(fast candidate) candidate {
 }
 
 // smallest returns the candidate compressing sample smallest, the
-// earliest on a tie, and its size, or a size above limit (noLimit: none)
-// when none is at most limit.
+// earliest on a tie, and its size, or a size above limit when none is
+// at most limit.
 func (a *Auto) smallest(sample []byte, cands []candidate, limit int) (candidate, int) {
 	sizes := a.sizes(sample, cands, func(i int, known []int) int {
 		if i == 0 {
 			return limit
 		}
 		// A later candidate wins only below the smallest so far.
-		least := slices.Min(known) - 1
-		if limit == noLimit {
-			return least
-		}
-		return min(limit, least)
+		return min(limit, slices.Min(known)-1)
 	})
 	best := 0
 	for i, n := range sizes {
@@ -873,8 +870,9 @@ func (a *Auto) smallest(sample []byte, cands []candidate, limit int) (candidate,
 	return cands[best], sizes[best]
 }
 
-// noLimit: the caller of Auto.sizes needs the candidate's exact size.
-const noLimit = -1
+// noLimit: the caller of Auto.sizes needs the candidate's exact size
+// (every size is at most noLimit).
+const noLimit = math.MaxInt
 
 // size returns the size of sample's chunk, one block, under candidate
 // c, or a size above limit when it is larger (Auto.sizes).
@@ -903,7 +901,7 @@ func (a *Auto) sizeInto(out *[]byte, sample []byte, c candidate, limit int) int 
 	if err != nil {
 		return len(sample) + MaxOverhead
 	}
-	if limit != noLimit && n > limit {
+	if n > limit {
 		return limit + overLimit
 	}
 	return n

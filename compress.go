@@ -56,7 +56,9 @@ func chunkLenWithin(buf *[]byte, src []byte, p *CParams, limit int) (int, error)
 	}
 	q.Concurrency = 1
 	e := newEncoder(&q, src)
-	if q.Codec == LZ4 && q.Format == ChunkBlosc2 && limit >= 0 {
+	// A limit at or above the longest chunk (stored as it is) bounds
+	// nothing.
+	if q.Codec == LZ4 && q.Format == ChunkBlosc2 && limit < len(src)+e.hl {
 		// At least a chunk whose streams are all runs (4 or 5 bytes
 		// each): all zeros, it becomes the special chunk, shorter.
 		runs := e.tableEnd()

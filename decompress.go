@@ -486,14 +486,15 @@ func (d *decoder) paidThreads() int {
 			return math.MaxInt
 		}
 	}
+	lz4 := d.h.Codec == codec.LZ4 || d.h.Codec == codec.LZ4HC
 	switch {
 	case 32*d.h.Cbytes <= d.h.Nbytes:
-		span := memorySpeedSpan
-		if d.h.Codec != codec.LZ4 && d.h.Codec != codec.LZ4HC && d.h.Codec != codec.BloscLZ {
-			span = tableSpan
+		span := tableSpan
+		if lz4 || d.h.Codec == codec.BloscLZ {
+			span = memorySpeedSpan
 		}
 		return max(1, min(d.h.Nbytes/span, (d.nblocks+1)/2))
-	case d.h.Codec == codec.LZ4 || d.h.Codec == codec.LZ4HC:
+	case lz4:
 		return max(1, d.h.Nbytes/lz4Span)
 	}
 	return math.MaxInt
