@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/blosc2go/blosc2"
 	"github.com/blosc2go/blosc2/framewriter"
+	"github.com/blosc2go/blosc2/internal/race"
 )
 
 // TestInfoKeepsOnlyWhatItPrints: info on a frame of a few hundred bytes
@@ -99,8 +101,19 @@ func TestB2ndFromPipeIsBounded(t *testing.T) {
 		}
 		return ms.TotalAlloc - start
 	}
-	fromFile := alloc([]string{"decompress", "-c", arr}, nil)
-	fromPipe := alloc([]string{"decompress", "-c"}, bytes.NewReader(file))
+	// Under the race detector sync.Pool drops a quarter of what is put
+	// back, at random, so each count varies by a few chunks' buffers (CI
+	// saw the pipe's 19 MB above the file's); that noise only adds, so
+	// the least of three runs is the measure there.
+	rounds := 1
+	if race.Enabled {
+		rounds = 3
+	}
+	fromFile, fromPipe := uint64(math.MaxUint64), uint64(math.MaxUint64)
+	for range rounds {
+		fromFile = min(fromFile, alloc([]string{"decompress", "-c", arr}, nil))
+		fromPipe = min(fromPipe, alloc([]string{"decompress", "-c"}, bytes.NewReader(file)))
+	}
 	if fromPipe > fromFile+uint64(len(file))/2 {
 		t.Fatalf("a %d-byte array: %d bytes allocated from a pipe, %d from the file", len(file), fromPipe, fromFile)
 	}
