@@ -27,14 +27,21 @@ func Compress(dst, src []byte, p *CParams) ([]byte, error) {
 // compressChunk is Compress, and with pieces Chunk.Compress (see
 // encoder.compress).
 func compressChunk(dst, src []byte, p *CParams, pieces *[][]byte) ([]byte, error) {
-	q, err := p.orDefault()
-	if err == nil {
-		err = checkChunkLen(src)
-	}
+	q, err := chunkParams(p, src)
 	if err != nil {
 		return dst, err
 	}
 	return newEncoder(&q, src).compress(dst, pieces)
+}
+
+// chunkParams returns p with its defaults for a chunk of src's data, or
+// why the two make no chunk.
+func chunkParams(p *CParams, src []byte) (CParams, error) {
+	q, err := p.orDefault()
+	if err == nil {
+		err = checkChunkLen(src)
+	}
+	return q, err
 }
 
 // chunkLenWithin compresses src into one chunk under p (on one goroutine,
@@ -47,10 +54,7 @@ func compressChunk(dst, src []byte, p *CParams, pieces *[][]byte) ([]byte, error
 // proportional to what it compressed. Other codecs compress the whole
 // chunk.
 func chunkLenWithin(buf *[]byte, src []byte, p *CParams, limit int) (int, error) {
-	q, err := p.orDefault()
-	if err == nil {
-		err = checkChunkLen(src)
-	}
+	q, err := chunkParams(p, src)
 	if err != nil {
 		return 0, err
 	}
@@ -61,11 +65,7 @@ func chunkLenWithin(buf *[]byte, src []byte, p *CParams, limit int) (int, error)
 	if q.Codec == LZ4 && q.Format == ChunkBlosc2 && limit < len(src)+e.hl {
 		// At least a chunk whose streams are all runs (4 or 5 bytes
 		// each): all zeros, it becomes the special chunk, shorter.
-		runs := e.tableEnd()
-		for j := range e.nblocks {
-			runs += 5 * e.streams(j)
-		}
-		e.within = max(limit+withinSlack, runs)
+		e.within = max(limit+withinSlack, e.tableEnd()+5*e.allStreams())
 	}
 	*buf, err = e.compress((*buf)[:0], nil)
 	return len(*buf), err
@@ -410,11 +410,16 @@ func (e *encoder) allZeroRuns(n int) bool {
 	if e.dict != nil || e.nblocks == 0 {
 		return false
 	}
-	total := 0
-	for j := 0; j < e.nblocks; j++ {
-		total += e.streams(j)
+	return n == ExtendedHeaderLen+4*e.nblocks+4*e.allStreams()
+}
+
+// allStreams is how many streams the chunk's blocks hold.
+func (e *encoder) allStreams() int {
+	n := 0
+	for j := range e.nblocks {
+		n += e.streams(j)
 	}
-	return n == ExtendedHeaderLen+4*e.nblocks+4*total
+	return n
 }
 
 // tableEnd is where the first block may start: after the header, the block
