@@ -67,39 +67,54 @@ func TestLibzstdSizes(t *testing.T) {
 	if cmd := os.Getenv("ZENC_ZSTD156"); cmd != "" {
 		writeGolden(t, cmd, in)
 	}
-	f, err := os.Open(goldenSizes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	var e Encoder
 	checked := 0
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var level, size int
-		var name string
-		if _, err := fmt.Sscan(sc.Text(), &level, &name, &size); err != nil {
-			t.Fatalf("%s: %q: %v", goldenSizes, sc.Text(), err)
-		}
-		src, ok := in[name]
+	for _, g := range readGolden(t) {
+		src, ok := in[g.name]
 		if !ok {
-			t.Fatalf("%s names an input %q the test no longer has", goldenSizes, name)
+			t.Fatalf("%s names an input %q the test no longer has", goldenSizes, g.name)
 		}
-		if !slices.Contains(testLevels(), level) {
+		if !slices.Contains(testLevels(), g.level) {
 			continue
 		}
-		frame, ok := encode(t, &e, src, level)
+		frame, ok := encode(t, &e, src, g.level)
 		if !ok {
 			continue
 		}
 		checked++
-		if len(src) >= 1024 && float64(len(frame)) > 1.02*float64(size) {
-			t.Errorf("level %d %s: %d bytes, libzstd 1.5.6 %d: over 1.02×", level, name, len(frame), size)
+		if len(src) >= 1024 && float64(len(frame)) > 1.02*float64(g.size) {
+			t.Errorf("level %d %s: %d bytes, libzstd 1.5.6 %d: over 1.02×", g.level, g.name, len(frame), g.size)
 		}
 	}
 	if checked < 100 {
 		t.Fatalf("only %d frames checked", checked)
 	}
+}
+
+// golden is a line of goldenSizes: libzstd 1.5.6's frame of an input
+// at a level is size bytes.
+type golden struct {
+	level int
+	name  string
+	size  int
+}
+
+func readGolden(t *testing.T) []golden {
+	f, err := os.Open(goldenSizes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var gs []golden
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var g golden
+		if _, err := fmt.Sscan(sc.Text(), &g.level, &g.name, &g.size); err != nil {
+			t.Fatalf("%s: %q: %v", goldenSizes, sc.Text(), err)
+		}
+		gs = append(gs, g)
+	}
+	return gs
 }
 
 func writeGolden(t *testing.T, cmd string, in map[string][]byte) {

@@ -274,3 +274,50 @@ func TestUnsupported(t *testing.T) {
 		t.Errorf("level 22 refuses 8 MiB: %d bytes of tables", p.tableBytes())
 	}
 }
+
+// TestLargeLevels: at levels 7 and 9 (C-Blosc2's clevels 4 and 5) an
+// input of 128-256 KiB is searched with the minimum match and search
+// depth of libzstd's parameters for inputs over 256 KiB (5 bytes, 16
+// candidates) over the window and tables libzstd's table for its size
+// gives (paramsFor's largeLevels); other levels and sizes keep
+// libzstd's table for their size. And on text the frames of those levels
+// are smaller than libzstd 1.5.6's own (TestLibzstdSizes holds them
+// within 2% elsewhere): size131073, a 128 KiB block of few letters.
+func TestLargeLevels(t *testing.T) {
+	for _, level := range []int{7, 9} {
+		for _, n := range []int{128<<10 + 1, 200 << 10, 256 << 10} {
+			p, _ := paramsFor(level, n)
+			small, large := levelParams[1][level], levelParams[0][level]
+			if p.minMatch != large.minMatch || p.searchLog != large.searchLog || p.strategy != small.strategy ||
+				p.windowLog != small.windowLog || p.hashLog != small.hashLog || p.chainLog != small.chainLog {
+				t.Errorf("level %d, %d bytes: %+v; want libzstd's %+v with minMatch %d and searchLog %d", level, n, p, small, large.minMatch, large.searchLog)
+			}
+		}
+		for _, n := range []int{128 << 10, 256<<10 + 1} {
+			if p, _ := paramsFor(level, n); p.minMatch != levelParams[0][level].minMatch && n > 256<<10 ||
+				n <= 128<<10 && p.minMatch != levelParams[2][level].minMatch {
+				t.Errorf("level %d, %d bytes: %+v is not libzstd's table for the size", level, n, p)
+			}
+		}
+	}
+	for _, level := range []int{5, 8, 11} {
+		if p, _ := paramsFor(level, 200<<10); p.minMatch != levelParams[1][level].minMatch || p.searchLog != levelParams[1][level].searchLog {
+			t.Errorf("level %d, 200 KiB: %+v is not libzstd's table for the size", level, p)
+		}
+	}
+	src := inputs(t)["size131073"]
+	var e Encoder
+	checked := 0
+	for _, g := range readGolden(t) {
+		if g.name != "size131073" || g.level != 7 && g.level != 9 {
+			continue
+		}
+		checked++
+		if frame, err := e.EncodeAll(nil, src, g.level); err != nil || len(frame) >= g.size {
+			t.Errorf("level %d, size131073: %d bytes (%v), libzstd 1.5.6 %d", g.level, len(frame), err, g.size)
+		}
+	}
+	if checked != 2 {
+		t.Errorf("%s has %d of size131073's sizes at levels 7 and 9", goldenSizes, checked)
+	}
+}
