@@ -285,17 +285,18 @@ func TestUnsupported(t *testing.T) {
 // within 2% elsewhere): size131073, a 128 KiB block of few letters.
 func TestLargeLevels(t *testing.T) {
 	for _, level := range []int{7, 9} {
+		small, large := levelParams[1][level], levelParams[0][level]
 		for _, n := range []int{128<<10 + 1, 200 << 10, 256 << 10} {
 			p, _ := paramsFor(level, n)
-			small, large := levelParams[1][level], levelParams[0][level]
 			if p.minMatch != large.minMatch || p.searchLog != large.searchLog || p.strategy != small.strategy ||
 				p.windowLog != small.windowLog || p.hashLog != small.hashLog || p.chainLog != small.chainLog {
 				t.Errorf("level %d, %d bytes: %+v; want libzstd's %+v with minMatch %d and searchLog %d", level, n, p, small, large.minMatch, large.searchLog)
 			}
 		}
-		for _, n := range []int{128 << 10, 256<<10 + 1} {
-			if p, _ := paramsFor(level, n); p.minMatch != levelParams[0][level].minMatch && n > 256<<10 ||
-				n <= 128<<10 && p.minMatch != levelParams[2][level].minMatch {
+		// Just outside the range: libzstd's tables for 128 KiB and for
+		// more than 256 KiB.
+		for n, class := range map[int]int{128 << 10: 2, 256<<10 + 1: 0} {
+			if p, _ := paramsFor(level, n); p.minMatch != levelParams[class][level].minMatch {
 				t.Errorf("level %d, %d bytes: %+v is not libzstd's table for the size", level, n, p)
 			}
 		}
